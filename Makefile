@@ -1,0 +1,42 @@
+# pokeview: `make demo` and `make test` set up everything they need on a fresh machine
+# (Python 3.11+, Node.js 18+ and npm): a virtual environment, pokeview, and the pinned Showdown.
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: setup demo test check lint format bench clean
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@rm -f $(VENV)/.installed-*
+	@touch $(STAMP)
+
+setup: $(STAMP)
+	$(BIN)/pokeview setup
+
+demo: setup
+	$(BIN)/pokeview battle --p1 heuristic --p2 max-damage --seed demo
+	$(BIN)/pokeview games --limit 5
+	$(BIN)/pokeview verify --all --quiet
+
+test: setup
+	$(BIN)/pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check pokeview tests benchmarks
+	$(BIN)/ruff format --check pokeview tests benchmarks
+
+format: $(STAMP)
+	$(BIN)/ruff format pokeview tests benchmarks
+	$(BIN)/ruff check --fix pokeview tests benchmarks
+
+check: lint test
+
+bench: setup
+	$(BIN)/python benchmarks/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""One game: seeds, legal actions, per-side views and the game loop."""

@@ -1,0 +1,92 @@
+"""Legal actions of a request, in PokéBench's order and wording.
+
+Moves first ("move Body Press"), then the same moves with a gimmick when one is available
+("move Body Press + Terastallize (Fighting)"), then switches ("switch Palkia-Origin"). Every
+player kind chooses from this one list; `choice` is what Showdown is sent.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    label: str
+    choice: str
+    kind: str  # "move", "switch" or "lead"
+    move_id: str | None = None
+    gimmick: str | None = None  # "terastallize", "mega", "dynamax"
+    slot: int | None = None  # 1-based team position, for switches and leads
+    name: str | None = None  # the Pokémon's name (nickname) for switches and leads
+
+
+def species_of(details: str) -> str:
+    return details.split(",", 1)[0]
+
+
+def name_of(ident: str) -> str:
+    return ident.split(": ", 1)[1] if ": " in ident else ident
+
+
+def _switches(side: dict[str, Any]) -> list[Action]:
+    actions = []
+    for slot, mon in enumerate(side["pokemon"], start=1):
+        if mon.get("active") or mon["condition"].endswith(" fnt") or mon["condition"] == "0 fnt":
+            continue
+        species = species_of(mon["details"])
+        actions.append(
+            Action(f"switch {species}", f"switch {slot}", "switch", slot=slot, name=name_of(mon["ident"]))
+        )
+    return actions
+
+
+def _usable(move: dict[str, Any]) -> bool:
+    if move.get("disabled"):
+        return False
+    return not ("pp" in move and move["pp"] <= 0 and move.get("maxpp"))
+
+
+GIMMICKS = (
+    # request key, choice word, label
+    ("canTerastallize", "terastallize", lambda value: f"Terastallize ({value})"),
+    ("canMegaEvo", "mega", lambda value: "Mega Evolve"),
+    ("canDynamax", "dynamax", lambda value: "Dynamax"),
+)
+
+
+def legal_actions(request: dict[str, Any]) -> list[Action]:
+    """The numbered actions for a request; empty when the request asks for nothing."""
+    if not request or request.get("wait"):
+        return []
+    side = request["side"]
+    if request.get("teamPreview"):
+        return [
+            Action(f"lead {species_of(mon['details'])}", f"team {slot}", "lead", slot=slot,
+                   name=name_of(mon["ident"]))
+            for slot, mon in enumerate(side["pokemon"], start=1)
+        ]
+    if request.get("forceSwitch"):
+        return _switches(side)
+    active = request["active"][0]
+    moves = [(i, m) for i, m in enumerate(active["moves"], start=1) if _usable(m)]
+    actions = [
+        Action(f"move {m['move']}", f"move {i}", "move", move_id=m["id"]) for i, m in moves
+    ]
+    for key, word, label in GIMMICKS:
+        value = active.get(key)
+        if value:
+            actions += [
+                Action(
+                    f"move {m['move']} + {label(value)}",
+                    f"move {i} {word}",
+                    "move",
+                    move_id=m["id"],
+                    gimmick=word,
+                )
+                for i, m in moves
+            ]
+    if not active.get("trapped"):
+        actions += _switches(side)
+    return actions

@@ -1,0 +1,350 @@
+"""One game from start to end on the shared bridge, recorded as it happens.
+
+Each step the bridge sends (both sides' lines, words and requests) is fed to the sides' poke-env
+views and appended to the record; every open request goes to its player as a task, so a slow
+player (a model, a person) never blocks the other side. A refused choice goes back to the same
+player with Showdown's message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from pokeview import __version__
+from pokeview.battle import seeds
+from pokeview.battle.actions import Action, legal_actions
+from pokeview.battle.view import SideView
+from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
+from pokeview.players.base import DecisionContext, Player
+from pokeview.sim.client import BattleChannel, Bridge, Step
+from pokeview.store.store import Store
+
+SIDES = ("p1", "p2")
+SEAT_NAMES = {"p1": "Player 1", "p2": "Player 2"}  # what the players (and models) are called
+MAX_REFUSALS = 20
+
+
+@dataclass(slots=True)
+class GameResult:
+    game_id: int
+    status: str  # finished or error
+    winner: str | None  # p1, p2, tie
+    turns: int
+    error: str | None
+    players: dict[str, str]
+
+    @property
+    def winner_name(self) -> str:
+        if self.winner in SIDES:
+            return self.players[self.winner]
+        return self.winner or "-"
+
+
+@dataclass(slots=True)
+class _Pending:
+    index: int
+    request: dict[str, Any]
+    actions: list[Action]
+    decision_id: int | None = None
+    action: Action | None = None
+    refusals: list[dict[str, str]] = field(default_factory=list)
+
+
+class _Game:
+    def __init__(
+        self,
+        *,
+        bridge: Bridge,
+        store: Store,
+        format_id: str,
+        seed: str,
+        players: dict[str, Player],
+        turn_limit: int,
+        teams: dict[str, str] | None,
+        inputlog: list[str] | None,
+    ) -> None:
+        self.bridge = bridge
+        self.store = store
+        self.format = format_id
+        self.seed = seed
+        self.players = players
+        self.turn_limit = turn_limit
+        self.teams = teams
+        self.inputlog = inputlog
+        self.game_id = 0
+        self.views = {s: SideView(s, format_id, SEAT_NAMES[s]) for s in SIDES}
+        self.next_index = dict.fromkeys(SIDES, 0)
+        self.pending: dict[str, _Pending] = {}
+        self.tasks: set[asyncio.Task[None]] = set()
+        self.spectator: list[str] = []
+        self.input: list[str] = []
+        self.tie_sent = False
+        self.steps = 0
+        self.channel: BattleChannel | None = None
+
+    def start_spec(self) -> dict[str, Any]:
+        if self.inputlog is not None:
+            return {"inputlog": self.inputlog}
+        players = {}
+        for side in SIDES:
+            spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
+            if self.teams and self.teams.get(side):
+                spec["team"] = self.teams[side]
+            else:
+                spec["seed"] = seeds.team_seed(self.seed, side)
+            players[side] = spec
+        return {"format": self.format, "seed": seeds.battle_seed(self.seed), "players": players}
+
+    async def run(self, record: dict[str, Any]) -> GameResult:
+        self.game_id = self.store.create_game(**record)
+        try:
+            self.channel = await self.bridge.open(self.start_spec())
+            while True:
+                step = await self.channel.next()
+                self.steps += 1
+                if self.apply(step):
+                    return self.finish(step.end or {})
+        except BattleRefused as exc:
+            if self.steps == 0:  # Showdown would not start it: nothing to keep
+                self.store.delete_game(self.game_id)
+                raise
+            return self.fail(str(exc))
+        except (BridgeDied, PlayerFailed) as exc:
+            return self.fail(str(exc))
+        finally:
+            for task in self.tasks:
+                task.cancel()
+            if self.channel:
+                self.channel.close()
+
+    # -- steps -------------------------------------------------------------------------------
+
+    def apply(self, step: Step) -> bool:
+        """Record one step and hand out its requests; True when the game is over."""
+        events: list[tuple[str | None, str, Any]] = []
+        if step.spectator:
+            self.spectator += step.spectator
+            events.append((None, "log", step.spectator))
+        if step.input:
+            self.input += step.input
+            events.append((None, "input", step.input))
+        for side, update in step.sides.items():
+            self.views[side].feed(update.lines, update.request)
+            events.append((side, "side", update.to_json()))
+        self.store.append_events(self.game_id, events, time.time())
+        self.store.commit_soon()
+        if step.end:
+            return True
+        for side, update in step.sides.items():
+            if update.error:
+                self.refused(side, update.error, update.request)
+            elif update.request and not update.request.get("wait"):
+                self.requested(side, update.request)
+        return False
+
+    def requested(self, side: str, request: dict[str, Any]) -> None:
+        if self.views[side].turn >= self.turn_limit and not request.get("forceSwitch"):
+            if not self.tie_sent and self.channel:
+                self.tie_sent = True
+                self.channel.tie()
+            return
+        index = self.next_index[side]
+        self.next_index[side] += 1
+        self.pending[side] = _Pending(index, request, legal_actions(request))
+        self.spawn(side)
+
+    def refused(self, side: str, error: str, new_request: dict[str, Any] | None) -> None:
+        pending = self.pending.get(side)
+        if pending is None or pending.action is None:
+            raise PlayerFailed(f"Showdown refused a choice nobody made for {side}: {error}")
+        pending.refusals.append(
+            {"choice": pending.action.choice, "label": pending.action.label, "error": error}
+        )
+        if len(pending.refusals) > MAX_REFUSALS:
+            raise PlayerFailed(
+                f"{self.players[side].name} ({side}) made {MAX_REFUSALS} refused choices in a row"
+            )
+        if new_request is not None:  # [Unavailable choice] comes with what is really possible
+            pending.request = new_request
+            pending.actions = legal_actions(new_request)
+        self.events(side, "refusal", pending.refusals[-1])
+        self.spawn(side, refusal=error)
+
+    def spawn(self, side: str, refusal: str | None = None) -> None:
+        task = asyncio.create_task(self.decide(side, refusal))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+    def events(self, side: str | None, kind: str, data: Any) -> None:
+        self.store.append_events(self.game_id, [(side, kind, data)], time.time())
+        self.store.commit_soon()
+
+    # -- decisions -----------------------------------------------------------------------
+
+    async def decide(self, side: str, refusal: str | None) -> None:
+        pending = self.pending[side]
+        player = self.players[side]
+        refused_choices = {r["choice"] for r in pending.refusals}
+        ctx = DecisionContext(
+            side=side,
+            index=pending.index,
+            turn=self.views[side].turn,
+            view=self.views[side].battle,
+            request=pending.request,
+            actions=pending.actions,
+            seed=seeds.decision_seed(self.seed, side, pending.index * 100 + len(pending.refusals)),
+            refusal=refusal,
+            refused=[a for a in pending.actions if a.choice in refused_choices],
+        )
+        try:
+            started = time.perf_counter()
+            decision = await player.decide(ctx)
+            latency = (time.perf_counter() - started) * 1000
+            if not 0 <= decision.action < len(pending.actions):
+                raise PlayerFailed(
+                    f"{player.name} ({side}) chose action {decision.action + 1} of {len(pending.actions)}"
+                )
+        except asyncio.CancelledError:
+            raise
+        except PokeviewError as exc:
+            self._fail_from_task(exc)
+            return
+        except Exception as exc:  # a player's bug ends its game, not the run
+            self._fail_from_task(PlayerFailed(f"{player.name} ({side}) failed: {exc!r}"))
+            return
+        action = pending.actions[decision.action]
+        pending.action = action
+        fields = {
+            "turn": ctx.turn,
+            "actions": [a.label for a in pending.actions],
+            "action": decision.action,
+            "choice": action.choice,
+            "how": decision.how,
+            "refusals": pending.refusals,
+            "detail": decision.detail,
+            "latency_ms": round(latency, 3),
+        }
+        if pending.decision_id is None:
+            pending.decision_id = self.store.add_decision(
+                self.game_id, side=side, idx=pending.index, **fields
+            )
+        else:
+            self.store.update_decision(pending.decision_id, **fields)
+        self.store.append_events(
+            self.game_id,
+            [(side, "choice", {"idx": pending.index, "action": decision.action,
+                               "label": action.label, "choice": action.choice})],
+            time.time(),
+        )
+        self.store.commit_soon()
+        assert self.channel is not None
+        self.channel.choose(side, action.choice)
+
+    def _fail_from_task(self, exc: Exception) -> None:
+        if self.channel:
+            self.channel.fail(exc)
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def finish(self, end: dict[str, Any]) -> GameResult:
+        winner = end.get("winner") or "tie"
+        turns = int(end.get("turns") or 0)
+        self.events(None, "end", {"winner": winner, "turns": turns})
+        self.store.finish_game(
+            self.game_id,
+            status="finished",
+            winner=winner,
+            turns=turns,
+            input_log=self.input,
+            spectator_log=self.spectator,
+            showdown_version=self.bridge.showdown_version,
+        )
+        return self.result("finished", winner, turns, None)
+
+    def fail(self, reason: str) -> GameResult:
+        turns = max(v.turn for v in self.views.values())
+        try:
+            self.events(None, "error", {"error": reason})
+        except Exception:
+            pass
+        self.store.finish_game(
+            self.game_id,
+            status="error",
+            error=reason,
+            turns=turns,
+            input_log=self.input,
+            spectator_log=self.spectator,
+            showdown_version=self.bridge.showdown_version,
+        )
+        return self.result("error", None, turns, reason)
+
+    def result(self, status: str, winner: str | None, turns: int, error: str | None) -> GameResult:
+        return GameResult(
+            self.game_id, status, winner, turns, error,
+            {s: self.players[s].name for s in SIDES},
+        )
+
+
+async def play_game(
+    format: str,
+    seed: str,
+    p1: Player,
+    p2: Player,
+    *,
+    bridge: Bridge,
+    store: Store,
+    turn_limit: int = 300,
+    teams: dict[str, str] | None = None,
+    seed_text: str | None = None,
+    run_id: int | None = None,
+    pair: int | None = None,
+    seat: int | None = None,
+    inputlog: list[str] | None = None,
+    parent_game: int | None = None,
+    parent_decision: int | None = None,
+) -> GameResult:
+    """Play one game to its end (or to turn `turn_limit`, a tie) and record it.
+
+    `seed` is a game seed from `seeds.game_seed`; `inputlog`, when given, starts the battle from
+    an input log (a prefix of another game's: a fork) instead of from format and seed.
+    """
+    if not seed:
+        raise PokeviewError("a game needs a seed")
+    players = {"p1": p1, "p2": p2}
+    for player in players.values():
+        store.remember_player(player.name, player.kind, player.describe())
+    store.commit()
+    if not bridge.running:
+        await bridge.start()
+    record = {
+        "run_id": run_id,
+        "pair": pair,
+        "seat": seat,
+        "format": format,
+        "seed_text": seed_text,
+        "seed": seed,
+        "p1": p1.name,
+        "p2": p2.name,
+        "p1_config": p1.describe(),
+        "p2_config": p2.describe(),
+        "teams": teams,
+        "pokeview_version": __version__,
+        "showdown_version": bridge.showdown_version,
+        "parent_game": parent_game,
+        "parent_decision": parent_decision,
+        "exclude_from_ratings": 1 if parent_game is not None else 0,
+    }
+    game = _Game(
+        bridge=bridge,
+        store=store,
+        format_id=format,
+        seed=seed,
+        players=players,
+        turn_limit=turn_limit,
+        teams=teams,
+        inputlog=inputlog,
+    )
+    return await game.run(record)

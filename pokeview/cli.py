@@ -1,0 +1,209 @@
+"""The `pokeview` command: parses arguments, then hands over to the parts that do the work."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from pokeview import __version__
+from pokeview.errors import PokeviewError
+
+DEFAULT_FORMAT = "gen9randombattle"
+
+
+def _store(args: argparse.Namespace) -> Any:
+    from pokeview.store import open_store
+
+    return open_store(args.db)
+
+
+def _read_team(path: str | None) -> str | None:
+    if not path:
+        return None
+    try:
+        return Path(path).read_text()
+    except OSError as exc:
+        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from exc
+
+
+# -- commands -----------------------------------------------------------------------------------
+
+
+def cmd_setup(args: argparse.Namespace) -> int:
+    from pokeview.sim import install
+
+    target = install.install(force=args.force)
+    print(f"Showdown is ready in {target}")
+    return 0
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    from pokeview.battle import seeds
+    from pokeview.battle.loop import play_game
+    from pokeview.players import make_player
+    from pokeview.sim.client import Bridge
+
+    p1, p2 = make_player(args.p1), make_player(args.p2)
+    teams = None
+    if args.team1 or args.team2:
+        teams = {"p1": _read_team(args.team1 or args.team2), "p2": _read_team(args.team2 or args.team1)}
+    seed_text = args.seed if args.seed is not None else secrets.token_hex(4)
+    store = _store(args)
+
+    async def run() -> Any:
+        async with Bridge() as bridge:
+            return await play_game(
+                args.format,
+                seeds.game_seed(seed_text),
+                p1,
+                p2,
+                bridge=bridge,
+                store=store,
+                turn_limit=args.turn_limit,
+                teams=teams,
+                seed_text=seed_text,
+            )
+
+    result = asyncio.run(run())
+    store.close()
+    if result.status != "finished":
+        print(f"game {result.game_id}: error after {result.turns} turns: {result.error}", file=sys.stderr)
+        return 1
+    print(
+        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
+        f"seed {seed_text!r}: winner {result.winner_name}"
+        f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
+    )
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from pokeview.text import safe
+
+    store = _store(args)
+    games = store.games(limit=args.limit, status=args.status)
+    if args.json:
+        import orjson
+
+        rows = [
+            {
+                "id": g.id, "format": g.format, "p1": g.p1, "p2": g.p2, "status": g.status,
+                "winner": g.winner, "turns": g.turns, "seed_text": g.seed_text, "seed": g.seed,
+                "run_id": g.run_id, "started_at": g.started_at, "ended_at": g.ended_at,
+                "error": g.error,
+            }
+            for g in games
+        ]
+        sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"{store.count_games()} games in {store.path}", title_justify="left")
+    for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
+        table.add_column(column, justify="right" if column in ("id", "turns") else "left")
+    for g in games:
+        table.add_row(
+            str(g.id), g.started_at[:19].replace("T", " "), safe(g.format), safe(g.p1), safe(g.p2),
+            safe(g.winner_name), str(g.turns or "-"),
+            g.status if g.status != "error" else f"error: {safe(g.error or '')[:40]}",
+        )
+    Console().print(table)
+    return 0
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from pokeview.battle.verify import verify_game
+    from pokeview.sim.client import Bridge
+
+    store = _store(args)
+    if args.all:
+        ids = [g.id for g in store.games(limit=1_000_000, status="finished")]
+    elif args.game:
+        ids = [store.game(g).id for g in args.game]
+    else:
+        raise PokeviewError("name a game id to verify, or pass --all")
+
+    async def run() -> list[Any]:
+        async with Bridge() as bridge:
+            return [await verify_game(bridge, store, gid) for gid in ids]
+
+    verdicts = asyncio.run(run())
+    bad = [v for v in verdicts if not v.ok]
+    for v in verdicts:
+        if not v.ok or not args.quiet:
+            print(("ok    " if v.ok else "FAIL  ") + v.message)
+    if len(verdicts) > 1:
+        print(f"{len(verdicts) - len(bad)} of {len(verdicts)} games verified")
+    return 1 if bad else 0
+
+
+# -- parser -------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="pokeview",
+        description="Run, record, replay and play Pokémon Showdown games between models, bots and people.",
+    )
+    parser.add_argument("--version", action="version", version=f"pokeview {__version__}")
+    db_help = "the SQLite database (default: POKEVIEW_DB or the user data directory)"
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--db", metavar="PATH", help=db_help)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def add(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, parents=[common], help=help, description=help)
+        p.set_defaults(func=func)
+        return p
+
+    p = add("setup", cmd_setup, "install the pinned Showdown simulator (Node.js packages)")
+    p.add_argument("--force", action="store_true", help="reinstall even if it is installed")
+
+    p = add("battle", cmd_battle, "play one headless game, record it and print its id, winner and turns")
+    p.add_argument("--p1", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
+    p.add_argument("--p2", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
+    p.add_argument("--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})")
+    p.add_argument("--seed", metavar="TEXT", help="seed text; the same text gives the same game (default: random)")
+    p.add_argument("--team1", metavar="FILE", help="p1's team, packed or export format (formats without random teams)")
+    p.add_argument("--team2", metavar="FILE", help="p2's team (default: the same as --team1)")
+    p.add_argument("--turn-limit", type=int, default=300, metavar="N", help="the game is a tie at turn N (default 300)")
+
+    p = add("games", cmd_games, "list recorded games, newest first")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (default 50)")
+    p.add_argument("--status", choices=["running", "finished", "error"], help="only games in this state")
+
+    p = add("verify", cmd_verify, "re-run games' input logs in Showdown and compare the spectator logs")
+    p.add_argument("game", nargs="*", help="game ids")
+    p.add_argument("--all", action="store_true", help="every finished game in the database")
+    p.add_argument("--quiet", action="store_true", help="print only failures and the count")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0
+    if args.db:
+        os.environ["POKEVIEW_DB"] = args.db
+    try:
+        return args.func(args)
+    except PokeviewError as exc:
+        print(f"pokeview: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("pokeview: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,43 @@
+"""The one method every player kind implements."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from poke_env.battle.battle import Battle
+
+from pokeview.battle.actions import Action
+
+
+@dataclass(slots=True)
+class DecisionContext:
+    """Everything a player may use for one decision."""
+
+    side: str  # "p1" or "p2"
+    index: int  # this side's decision number, from 0
+    turn: int
+    view: Battle  # the side's knowledge (poke-env)
+    request: dict[str, Any]
+    actions: list[Action]
+    seed: int  # for any randomness the player needs
+    refusal: str | None = None  # Showdown's message when the previous choice was refused
+    refused: list[Action] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class Decision:
+    action: int  # index into DecisionContext.actions
+    how: str = "chosen"  # chosen, answer, re-ask, random pick, autopilot, ...
+    detail: dict[str, Any] = field(default_factory=dict)  # what the record keeps verbatim
+
+
+class Player(Protocol):
+    name: str  # as stored and shown: "heuristic", "llm:gpt-5"
+    kind: str  # "bot", "llm", "human", ...
+
+    def describe(self) -> dict[str, Any]:
+        """The settings stored with each game (never a secret)."""
+        ...
+
+    async def decide(self, ctx: DecisionContext) -> Decision: ...

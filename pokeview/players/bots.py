@@ -1,0 +1,91 @@
+"""poke-env's reference bots, called directly with no server and seeded per decision."""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from typing import Any
+
+from poke_env import AccountConfiguration
+from poke_env.player import MaxBasePowerPlayer, RandomPlayer, SimpleHeuristicsPlayer
+from poke_env.player.battle_order import SingleBattleOrder
+from poke_env.player.player import Player as PokeEnvPlayer
+
+from pokeview.battle.actions import Action
+from pokeview.players.base import Decision, DecisionContext
+
+BOTS: dict[str, type[PokeEnvPlayer]] = {
+    "random": RandomPlayer,
+    "max-damage": MaxBasePowerPlayer,
+    "heuristic": SimpleHeuristicsPlayer,
+}
+
+
+@cache
+def _engine(cls: type[PokeEnvPlayer]) -> PokeEnvPlayer:
+    # The bots keep no state between calls, so one instance per class serves every game.
+    return cls(
+        account_configuration=AccountConfiguration(f"pokeview-{cls.__name__}"[:18], None),
+        start_listening=False,
+    )
+
+
+def order_to_action(order: Any, actions: list[Action]) -> int | None:
+    """Find the legal action a poke-env order names; None when it names none of them."""
+    if isinstance(order, str):  # team preview: "/team 312456"
+        digits = order.rsplit(" ", 1)[-1]
+        slot = int(digits[0]) if digits[:1].isdigit() else None
+        return next((i for i, a in enumerate(actions) if a.slot == slot), None)
+    if not isinstance(order, SingleBattleOrder):
+        return None
+    target = order.order
+    if hasattr(target, "base_power"):  # a Move
+        gimmick = (
+            "terastallize" if order.terastallize
+            else "mega" if order.mega
+            else "dynamax" if order.dynamax
+            else None
+        )
+        for i, a in enumerate(actions):
+            if a.kind == "move" and a.gimmick == gimmick and (
+                a.move_id == target.id or (a.move_id or "").startswith(target.id)
+            ):
+                return i
+        if target.id == "recharge":
+            return next((i for i, a in enumerate(actions) if a.kind == "move"), None)
+        return None
+    name = getattr(target, "name", None)
+    species = getattr(target, "species", None)
+    for i, a in enumerate(actions):
+        if a.kind == "switch" and (a.name == name or (a.name or "").lower() == species):
+            return i
+    return None
+
+
+class BotPlayer:
+    kind = "bot"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._engine = _engine(BOTS[name])
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "bot", "bot": self.name, "engine": f"poke-env {type(self._engine).__name__}"}
+
+    async def decide(self, ctx: DecisionContext) -> Decision:
+        # poke-env's bots draw from the global `random`; seeding it right before the (synchronous)
+        # call makes every choice a function of the game seed, side and decision index.
+        random.seed(ctx.seed)
+        if ctx.request.get("teamPreview"):
+            order: Any = self._engine.teampreview(ctx.view)
+        else:
+            order = self._engine.choose_move(ctx.view)
+        index = order_to_action(order, ctx.actions)
+        refused = {a.choice for a in ctx.refused}
+        if index is None or ctx.actions[index].choice in refused:
+            # The bot named nothing legal (or what Showdown just refused): fall back, seeded.
+            options = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
+            options = options or list(range(len(ctx.actions)))
+            index = random.Random(ctx.seed).choice(options)
+            return Decision(index, how="fallback", detail={"bot_order": str(order)})
+        return Decision(index, how="chosen")

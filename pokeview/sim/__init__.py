@@ -1,0 +1,1 @@
+"""Showdown: the pinned Node packages, their installer and the bridge client."""

@@ -1,0 +1,244 @@
+'use strict';
+// pokeview's Node bridge: one long-lived process hosting many Showdown battles.
+// Python speaks to it in JSON lines on stdin/stdout (see pokeview/sim/client.py).
+// Each command that moves a battle answers with one "step" message holding everything the
+// simulator emitted for it: each side's protocol lines, that side's battle-log words (rendered by
+// @pkmn/view's LogFormatter from that side's perspective), its request and any refusal, plus the
+// new spectator and input-log lines. A throw inside one battle ends that battle only.
+const path = require('path');
+const {createRequire} = require('module');
+
+const modulesDir = process.argv[2];
+if (!modulesDir) {
+  process.stderr.write('usage: node bridge.js NODE_PROJECT_DIR\n');
+  process.exit(2);
+}
+const need = createRequire(path.join(modulesDir, 'package.json'));
+const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
+const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
+const {Teams} = need('pokemon-showdown/dist/sim/teams');
+const {TeamValidator} = need('pokemon-showdown/dist/sim/team-validator');
+const {Dex} = need('pokemon-showdown/dist/sim/dex');
+const ClientDex = need('@pkmn/dex').Dex;
+const {Generations} = need('@pkmn/data');
+const ClientBattle = need('@pkmn/client').Battle;
+const {Protocol} = need('@pkmn/protocol');
+const {LogFormatter} = need('@pkmn/view');
+const SHOWDOWN_VERSION = need('pokemon-showdown/package.json').version;
+
+const gens = new Generations(ClientDex);
+const SIDES = ['p1', 'p2'];
+// Lines that differ from run to run or are the simulator talking to itself.
+const isNoise = (line) => line.startsWith('|t:|') || line.startsWith('|debug|');
+
+function out(msg) {
+  process.stdout.write(JSON.stringify(msg) + '\n');
+}
+
+// Client markup to plain words: **bold** -> bold, ||exact HP||percentage|| -> percentage.
+function plainText(text) {
+  return text.replace(/\|\|[^|]*\|\|([^|]*)\|\|/g, '$1').replace(/\*\*/g, '');
+}
+
+class SideWords {
+  // Tracks one side's knowledge with @pkmn/client and words each line from its perspective.
+  constructor(side) {
+    this.battle = new ClientBattle(gens);
+    this.formatter = new LogFormatter(side, this.battle);
+  }
+  render(lines, request) {
+    if (request) this.battle.request = request;
+    const words = [];
+    for (const line of lines) {
+      let parsed;
+      try {
+        parsed = Protocol.parseBattleLine(line);
+      } catch (e) {
+        continue;
+      }
+      const {args, kwArgs} = parsed;
+      let text = '';
+      try {
+        text = this.formatter.formatText(args, kwArgs) || '';
+        this.battle.add(args, kwArgs);
+      } catch (e) {
+        // The words are a courtesy; a formatter gap must not stop the battle.
+      }
+      for (const piece of plainText(text).split('\n')) {
+        if (piece.trim()) words.push(piece);
+      }
+    }
+    if (this.battle.request) {
+      try { this.battle.update(this.battle.request); } catch (e) { /* same as above */ }
+    }
+    return words;
+  }
+}
+
+class Sink extends BattleStream {
+  constructor() {
+    super({keepAlive: true});
+    this.emitted = [];
+  }
+  pushMessage(type, data) {
+    this.emitted.push([type, data]);
+  }
+}
+
+class HostedBattle {
+  constructor(id, quiet) {
+    this.id = id;
+    this.quiet = quiet; // replays for verification need only the spectator log
+    this.stream = new Sink();
+    this.words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
+    this.inputSent = 0;
+    this.ended = false;
+  }
+
+  write(lines) {
+    // Runs commands synchronously and returns the step message for what they produced.
+    this.stream._writeLines(lines.join('\n'));
+    if (this.stream.battle) this.stream.battle.sendUpdates();
+    const emitted = this.stream.emitted.splice(0);
+    const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: []};
+    const sideLines = {p1: [], p2: []};
+    const requests = {};
+    const errors = {};
+    let end = null;
+    for (const [type, data] of emitted) {
+      if (type === 'update') {
+        const channels = extractChannelMessages(data, [0, 1, 2]);
+        step.spectator.push(...channels[0].filter((l) => !isNoise(l)));
+        sideLines.p1.push(...channels[1].filter((l) => !isNoise(l)));
+        sideLines.p2.push(...channels[2].filter((l) => !isNoise(l)));
+      } else if (type === 'sideupdate') {
+        const side = data.slice(0, 2);
+        const body = data.slice(3);
+        if (body.startsWith('|request|')) requests[side] = JSON.parse(body.slice(9));
+        else if (body.startsWith('|error|')) errors[side] = body.slice(7);
+      } else if (type === 'end') {
+        end = JSON.parse(data);
+      }
+    }
+    const battle = this.stream.battle;
+    if (battle) {
+      step.input = battle.inputLog.slice(this.inputSent);
+      this.inputSent = battle.inputLog.length;
+    }
+    if (!this.quiet) {
+      for (const side of SIDES) {
+        const lines = sideLines[side];
+        const request = requests[side] || null;
+        if (!lines.length && !request && !errors[side]) continue;
+        step.sides[side] = {
+          lines,
+          text: this.words[side].render(lines, request),
+          request,
+          error: errors[side] || null,
+        };
+      }
+    } else {
+      step.sides = {};
+    }
+    if (end || (battle && battle.ended && !this.ended)) {
+      this.ended = true;
+      const winner = battle.winner || '';
+      const winnerSide = SIDES.find((s) => battle.getSide(s).name === winner) || null;
+      step.end = {winner: winnerSide, turns: battle.turn};
+    }
+    return step;
+  }
+}
+
+const battles = new Map();
+
+function toTeam(team, side) {
+  // Accepts packed, export or JSON teams; returns the packed form Showdown takes.
+  if (team === undefined || team === null || team === '') return undefined;
+  const sets = Teams.import(String(team));
+  if (!sets || !sets.length) throw new Error(`the team for ${side} could not be read (packed or export format expected)`);
+  return Teams.pack(sets);
+}
+
+function startCommands(msg) {
+  if (msg.inputlog) return msg.inputlog; // a replay or a fork: an input log (or a prefix of one)
+  const format = Dex.formats.get(msg.format);
+  if (!format.exists || format.effectType !== 'Format') throw new Error(`unknown format '${msg.format}'`);
+  if (format.gameType && format.gameType !== 'singles') throw new Error(`format '${format.id}' is ${format.gameType}; pokeview plays singles`);
+  const lines = [`>start ${JSON.stringify({formatid: format.id, seed: msg.seed})}`];
+  for (const side of SIDES) {
+    const spec = (msg.players && msg.players[side]) || {};
+    const options = {name: spec.name || (side === 'p1' ? 'Player 1' : 'Player 2')};
+    const team = toTeam(spec.team, side);
+    if (team) {
+      if (msg.validate !== false) {
+        const problems = TeamValidator.get(format.id).validateTeam(Teams.unpack(team));
+        if (problems && problems.length) throw new Error(`the team for ${side} is not valid in ${format.id}: ${problems.join('; ')}`);
+      }
+      options.team = team;
+    } else if (!format.team) {
+      throw new Error(`format '${format.id}' needs a team for each side`);
+    } else if (spec.seed) {
+      options.seed = spec.seed;
+    }
+    lines.push(`>player ${side} ${JSON.stringify(options)}`);
+  }
+  return lines;
+}
+
+function handle(msg) {
+  const id = msg.battle;
+  switch (msg.op) {
+    case 'info':
+      out({type: 'info', showdown: SHOWDOWN_VERSION, battles: battles.size});
+      return;
+    case 'start': {
+      if (battles.has(id)) throw new Error(`battle ${id} exists`);
+      const lines = startCommands(msg);
+      const hosted = new HostedBattle(id, !!msg.quiet);
+      battles.set(id, hosted);
+      out(hosted.write(lines));
+      return;
+    }
+    case 'choose':
+    case 'tie': {
+      const hosted = battles.get(id);
+      if (!hosted) throw new Error(`no battle ${id}`);
+      const line = msg.op === 'tie' ? '>forcetie' : `>${msg.side} ${msg.choice}`;
+      const step = hosted.write([line]);
+      if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) out(step);
+      return;
+    }
+    case 'close':
+      battles.delete(id);
+      return;
+    case 'crash': // for tests: a battle that throws inside the simulator
+      if (battles.has(id)) battles.get(id).stream.battle.choose = () => { throw new Error('test crash'); };
+      return;
+    default:
+      throw new Error(`unknown op '${msg.op}'`);
+  }
+}
+
+let buffer = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk) => {
+  buffer += chunk;
+  let nl;
+  while ((nl = buffer.indexOf('\n')) >= 0) {
+    const line = buffer.slice(0, nl);
+    buffer = buffer.slice(nl + 1);
+    if (!line.trim()) continue;
+    let msg;
+    try {
+      msg = JSON.parse(line);
+      handle(msg);
+    } catch (err) {
+      const id = msg && msg.battle;
+      if (id !== undefined) battles.delete(id);
+      out({battle: id === undefined ? null : id, type: 'crash', message: String(err && err.message || err)});
+    }
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+out({type: 'ready', showdown: SHOWDOWN_VERSION, pid: process.pid});

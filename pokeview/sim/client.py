@@ -1,0 +1,252 @@
+"""The Python side of the Node bridge: one child process, many battles, JSON lines.
+
+Each battle gets a `BattleChannel` whose queue receives that battle's steps. When the child dies,
+every open channel is told at once (with the child's last stderr lines), and the next battle
+opened starts a fresh child.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import itertools
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from pokeview import paths
+from pokeview.errors import BattleRefused, BridgeDied, PokeviewError
+from pokeview.sim import install
+
+STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
+
+
+@dataclass(slots=True)
+class SideUpdate:
+    """What one side saw in one step: protocol lines, their words, a request, a refusal."""
+
+    lines: list[str]
+    text: list[str]
+    request: dict[str, Any] | None
+    error: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"lines": self.lines, "text": self.text, "request": self.request, "error": self.error}
+
+
+@dataclass(slots=True)
+class Step:
+    sides: dict[str, SideUpdate]
+    spectator: list[str]
+    input: list[str]
+    end: dict[str, Any] | None = None
+
+
+@dataclass(slots=True)
+class _Failure:
+    error: Exception
+
+
+@dataclass
+class BattleChannel:
+    """One battle hosted in the bridge."""
+
+    bridge: Bridge
+    id: str
+    generation: int
+    queue: asyncio.Queue[Step | _Failure] = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+    async def next(self) -> Step:
+        item = await self.queue.get()
+        if isinstance(item, _Failure):
+            raise item.error
+        return item
+
+    def choose(self, side: str, choice: str) -> None:
+        self.bridge._send({"op": "choose", "battle": self.id, "side": side, "choice": choice})
+
+    def tie(self) -> None:
+        self.bridge._send({"op": "tie", "battle": self.id})
+
+    def fail(self, error: Exception) -> None:
+        """Wake whoever waits on this battle with an error (a player that crashed, say)."""
+        self.queue.put_nowait(_Failure(error))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.bridge._forget(self)
+
+
+class Bridge:
+    """A long-lived Node process hosting many battles; restarted when it dies."""
+
+    def __init__(self, node_dir: Path | None = None) -> None:
+        self.node_dir = node_dir
+        self.proc: asyncio.subprocess.Process | None = None
+        self.showdown_version: str | None = None
+        self.generation = 0  # bumps on every (re)start, so stale channels are recognisable
+        self._channels: dict[str, BattleChannel] = {}
+        self._ids = itertools.count(1)
+        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._start_lock = asyncio.Lock()
+        self._ready: asyncio.Future[dict[str, Any]] | None = None
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    async def start(self) -> None:
+        async with self._start_lock:
+            if self.running:
+                return
+            node = install.node_executable()
+            node_dir = self.node_dir or await asyncio.to_thread(install.ensure_installed)
+            self._stderr.clear()
+            self.proc = await asyncio.create_subprocess_exec(
+                node,
+                str(paths.bridge_script()),
+                str(node_dir),
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                limit=STREAM_LIMIT,
+                env={**os.environ, "NODE_OPTIONS": ""},
+            )
+            self.generation += 1
+            self._ready = asyncio.get_running_loop().create_future()
+            self._tasks = [
+                asyncio.create_task(self._read_stdout(self.proc, self.generation)),
+                asyncio.create_task(self._read_stderr(self.proc)),
+            ]
+            try:
+                hello = await asyncio.wait_for(self._ready, timeout=60)
+            except (TimeoutError, BridgeDied) as exc:
+                await self.close()
+                raise PokeviewError(f"the Showdown bridge did not start: {self._why()}") from exc
+            self.showdown_version = hello.get("showdown")
+
+    async def close(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is not None and proc.returncode is None:
+            if proc.stdin:
+                proc.stdin.close()
+            try:
+                await asyncio.wait_for(proc.wait(), timeout=5)
+            except TimeoutError:
+                proc.kill()
+                await proc.wait()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        self._tasks = []
+
+    async def __aenter__(self) -> Bridge:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    # -- battles -----------------------------------------------------------------------------
+
+    async def open(self, spec: dict[str, Any]) -> BattleChannel:
+        """Start a battle: spec has format, seed and players, or an input log to replay."""
+        if not self.running:
+            await self.start()
+        channel = BattleChannel(self, f"b{next(self._ids)}", self.generation)
+        self._channels[channel.id] = channel
+        self._send({**spec, "op": "start", "battle": channel.id})
+        return channel
+
+    def pid(self) -> int | None:
+        return self.proc.pid if self.proc else None
+
+    def open_battles(self) -> int:
+        return len(self._channels)
+
+    # -- plumbing ------------------------------------------------------------------------------
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        proc = self.proc
+        if proc is None or proc.stdin is None or proc.returncode is not None:
+            channel = self._channels.get(msg.get("battle", ""))
+            if channel:
+                channel.fail(BridgeDied(f"the Showdown bridge is not running: {self._why()}"))
+            return
+        proc.stdin.write(orjson.dumps(msg) + b"\n")
+
+    def _forget(self, channel: BattleChannel) -> None:
+        if self._channels.pop(channel.id, None) is not None and channel.generation == self.generation:
+            self._send({"op": "close", "battle": channel.id})
+
+    def _why(self) -> str:
+        tail = " | ".join(line for line in self._stderr if line.strip())
+        code = self.proc.returncode if self.proc else None
+        parts = []
+        if code is not None:
+            parts.append(f"exit code {code}")
+        if tail:
+            parts.append(tail[-400:])
+        return "; ".join(parts) or "it ended without a word"
+
+    async def _read_stderr(self, proc: asyncio.subprocess.Process) -> None:
+        assert proc.stderr is not None
+        while line := await proc.stderr.readline():
+            self._stderr.append(line.decode(errors="replace").rstrip())
+
+    async def _read_stdout(self, proc: asyncio.subprocess.Process, generation: int) -> None:
+        assert proc.stdout is not None
+        try:
+            while line := await proc.stdout.readline():
+                self._dispatch(orjson.loads(line))
+        finally:
+            await self._on_exit(proc, generation)
+
+    def _dispatch(self, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        if kind == "ready":
+            if self._ready and not self._ready.done():
+                self._ready.set_result(msg)
+            return
+        channel = self._channels.get(msg.get("battle") or "")
+        if channel is None:
+            return
+        if kind == "step":
+            channel.queue.put_nowait(
+                Step(
+                    sides={
+                        side: SideUpdate(u["lines"], u["text"], u["request"], u["error"])
+                        for side, u in msg["sides"].items()
+                    },
+                    spectator=msg["spectator"],
+                    input=msg["input"],
+                    end=msg.get("end"),
+                )
+            )
+        elif kind == "crash":
+            self._channels.pop(channel.id, None)
+            channel.fail(BattleRefused(f"Showdown: {msg.get('message')}"))
+
+    async def _on_exit(self, proc: asyncio.subprocess.Process, generation: int) -> None:
+        try:
+            await asyncio.wait_for(proc.wait(), timeout=5)
+        except TimeoutError:
+            pass
+        # Let the stderr reader drain so the reason names what Node said.
+        await asyncio.sleep(0.05)
+        if self._ready and not self._ready.done():
+            self._ready.set_exception(BridgeDied("the bridge exited during start-up"))
+        reason = f"the Showdown bridge died: {self._why()}"
+        for channel in [c for c in self._channels.values() if c.generation == generation]:
+            self._channels.pop(channel.id, None)
+            channel.fail(BridgeDied(reason))
+        if self.proc is proc:
+            self.proc = None

@@ -1,0 +1,84 @@
+"""Tables and indexes. Bump SCHEMA_VERSION with every change and migrate in `migrate`."""
+
+from __future__ import annotations
+
+import sqlite_utils
+
+SCHEMA_VERSION = 1
+
+
+def create(db: sqlite_utils.Database) -> None:
+    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db["players"].create(
+        {"name": str, "kind": str, "config": str, "first_seen": str}, pk="name", if_not_exists=True
+    )
+    db["runs"].create(
+        {"id": int, "name": str, "config": str, "header": str, "state": str, "created_at": str},
+        pk="id",
+        if_not_exists=True,
+    )
+    db["games"].create(
+        {
+            "id": int,
+            "run_id": int,
+            "pair": int,
+            "seat": int,  # 0: the matchup's first player is p1; 1: seats swapped
+            "format": str,
+            "seed_text": str,
+            "seed": str,  # the game seed (64 hex digits); the pair's two games share it
+            "p1": str,
+            "p2": str,
+            "p1_config": str,
+            "p2_config": str,
+            "teams": str,  # JSON {"p1": packed, "p2": packed} for formats that take teams
+            "status": str,  # running, finished, error
+            "error": str,
+            "winner": str,  # p1, p2 or tie
+            "turns": int,
+            "started_at": str,
+            "ended_at": str,
+            "pokeview_version": str,
+            "showdown_version": str,
+            "input_log": str,
+            "spectator_log": str,
+            "parent_game": int,
+            "parent_decision": int,
+            "exclude_from_ratings": int,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db["decisions"].create(
+        {
+            "id": int,
+            "game_id": int,
+            "side": str,
+            "idx": int,
+            "turn": int,
+            "request": str,
+            "actions": str,  # JSON list of the labels, in PokéBench's order
+            "action": int,
+            "choice": str,
+            "how": str,
+            "refusals": str,  # JSON list of {"choice", "label", "error"}
+            "detail": str,  # JSON: what the player kept (a model's messages, reasoning, usage...)
+            "created_at": str,
+            "latency_ms": float,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+    db["events"].create(
+        {"id": int, "game_id": int, "side": str, "kind": str, "data": str, "at": float},
+        pk="id",
+        if_not_exists=True,
+    )
+    indexes = {
+        "games": [["run_id", "pair", "seat"], ["started_at"], ["status"], ["p1"], ["p2"]],
+        "decisions": [["game_id", "side", "idx"]],
+        "events": [["game_id", "id"]],
+    }
+    for table, columns_list in indexes.items():
+        for columns in columns_list:
+            db[table].create_index(columns, if_not_exists=True)
+    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -1,0 +1,19 @@
+"""Untrusted text (model output, player names, protocol) made safe to show in a terminal."""
+
+from __future__ import annotations
+
+import re
+
+# C0 and C1 control characters except newline and tab; ESC starts every terminal sequence.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def strip_control(text: str) -> str:
+    return _CONTROL.sub("", text)
+
+
+def safe(text: str) -> str:
+    """Control characters removed and Rich markup escaped, for use inside markup strings."""
+    from rich.markup import escape
+
+    return escape(strip_control(text))
