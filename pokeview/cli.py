@@ -52,7 +52,10 @@ def cmd_battle(args: argparse.Namespace) -> int:
     p1, p2 = make_player(args.p1), make_player(args.p2)
     teams = None
     if args.team1 or args.team2:
-        teams = {"p1": _read_team(args.team1 or args.team2), "p2": _read_team(args.team2 or args.team1)}
+        teams = {
+            "p1": _read_team(args.team1 or args.team2),
+            "p2": _read_team(args.team2 or args.team1),
+        }
     seed_text = args.seed if args.seed is not None else secrets.token_hex(4)
     store = _store(args)
 
@@ -73,7 +76,10 @@ def cmd_battle(args: argparse.Namespace) -> int:
     result = asyncio.run(run())
     store.close()
     if result.status != "finished":
-        print(f"game {result.game_id}: error after {result.turns} turns: {result.error}", file=sys.stderr)
+        print(
+            f"game {result.game_id}: error after {result.turns} turns: {result.error}",
+            file=sys.stderr,
+        )
         return 1
     print(
         f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
@@ -93,9 +99,18 @@ def cmd_games(args: argparse.Namespace) -> int:
 
         rows = [
             {
-                "id": g.id, "format": g.format, "p1": g.p1, "p2": g.p2, "status": g.status,
-                "winner": g.winner, "turns": g.turns, "seed_text": g.seed_text, "seed": g.seed,
-                "run_id": g.run_id, "started_at": g.started_at, "ended_at": g.ended_at,
+                "id": g.id,
+                "format": g.format,
+                "p1": g.p1,
+                "p2": g.p2,
+                "status": g.status,
+                "winner": g.winner,
+                "turns": g.turns,
+                "seed_text": g.seed_text,
+                "seed": g.seed,
+                "run_id": g.run_id,
+                "started_at": g.started_at,
+                "ended_at": g.ended_at,
                 "error": g.error,
             }
             for g in games
@@ -110,8 +125,13 @@ def cmd_games(args: argparse.Namespace) -> int:
         table.add_column(column, justify="right" if column in ("id", "turns") else "left")
     for g in games:
         table.add_row(
-            str(g.id), g.started_at[:19].replace("T", " "), safe(g.format), safe(g.p1), safe(g.p2),
-            safe(g.winner_name), str(g.turns or "-"),
+            str(g.id),
+            g.started_at[:19].replace("T", " "),
+            safe(g.format),
+            safe(g.p1),
+            safe(g.p2),
+            safe(g.winner_name),
+            str(g.turns or "-"),
             g.status if g.status != "error" else f"error: {safe(g.error or '')[:40]}",
         )
     Console().print(table)
@@ -150,7 +170,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pokeview",
-        description="Run, record, replay and play Pokémon Showdown games between models, bots and people.",
+        description="Run, record, replay and play Pokémon Showdown games "
+        "between models, bots and people.",
     )
     parser.add_argument("--version", action="version", version=f"pokeview {__version__}")
     db_help = "the SQLite database (default: POKEVIEW_DB or the user data directory)"
@@ -158,7 +179,9 @@ def build_parser() -> argparse.ArgumentParser:
     common.add_argument("--db", metavar="PATH", help=db_help)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
-    def add(name: str, func: Callable[[argparse.Namespace], int], help: str) -> argparse.ArgumentParser:
+    def add(
+        name: str, func: Callable[[argparse.Namespace], int], help: str
+    ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, parents=[common], help=help, description=help)
         p.set_defaults(func=func)
         return p
@@ -166,21 +189,45 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("setup", cmd_setup, "install the pinned Showdown simulator (Node.js packages)")
     p.add_argument("--force", action="store_true", help="reinstall even if it is installed")
 
-    p = add("battle", cmd_battle, "play one headless game, record it and print its id, winner and turns")
+    p = add(
+        "battle", cmd_battle, "play one headless game, record it and print its id, winner and turns"
+    )
     p.add_argument("--p1", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
     p.add_argument("--p2", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
-    p.add_argument("--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})")
-    p.add_argument("--seed", metavar="TEXT", help="seed text; the same text gives the same game (default: random)")
-    p.add_argument("--team1", metavar="FILE", help="p1's team, packed or export format (formats without random teams)")
+    p.add_argument(
+        "--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})"
+    )
+    p.add_argument(
+        "--seed",
+        metavar="TEXT",
+        help="seed text; the same text gives the same game (default: random)",
+    )
+    p.add_argument(
+        "--team1",
+        metavar="FILE",
+        help="p1's team, packed or export format (formats without random teams)",
+    )
     p.add_argument("--team2", metavar="FILE", help="p2's team (default: the same as --team1)")
-    p.add_argument("--turn-limit", type=int, default=300, metavar="N", help="the game is a tie at turn N (default 300)")
+    p.add_argument(
+        "--turn-limit",
+        type=int,
+        default=300,
+        metavar="N",
+        help="the game is a tie at turn N (default 300)",
+    )
 
     p = add("games", cmd_games, "list recorded games, newest first")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    p.add_argument("--limit", type=int, default=50, metavar="N", help="at most N games (default 50)")
-    p.add_argument("--status", choices=["running", "finished", "error"], help="only games in this state")
+    p.add_argument(
+        "--limit", type=int, default=50, metavar="N", help="at most N games (default 50)"
+    )
+    p.add_argument(
+        "--status", choices=["running", "finished", "error"], help="only games in this state"
+    )
 
-    p = add("verify", cmd_verify, "re-run games' input logs in Showdown and compare the spectator logs")
+    p = add(
+        "verify", cmd_verify, "re-run games' input logs in Showdown and compare the spectator logs"
+    )
     p.add_argument("game", nargs="*", help="game ids")
     p.add_argument("--all", action="store_true", help="every finished game in the database")
     p.add_argument("--quiet", action="store_true", help="print only failures and the count")

@@ -37,7 +37,13 @@ def _switches(side: dict[str, Any]) -> list[Action]:
             continue
         species = species_of(mon["details"])
         actions.append(
-            Action(f"switch {species}", f"switch {slot}", "switch", slot=slot, name=name_of(mon["ident"]))
+            Action(
+                f"switch {species}",
+                f"switch {slot}",
+                "switch",
+                slot=slot,
+                name=name_of(mon["ident"]),
+            )
         )
     return actions
 
@@ -63,17 +69,20 @@ def legal_actions(request: dict[str, Any]) -> list[Action]:
     side = request["side"]
     if request.get("teamPreview"):
         return [
-            Action(f"lead {species_of(mon['details'])}", f"team {slot}", "lead", slot=slot,
-                   name=name_of(mon["ident"]))
+            Action(
+                f"lead {species_of(mon['details'])}",
+                f"team {slot}",
+                "lead",
+                slot=slot,
+                name=name_of(mon["ident"]),
+            )
             for slot, mon in enumerate(side["pokemon"], start=1)
         ]
     if request.get("forceSwitch"):
         return _switches(side)
     active = request["active"][0]
     moves = [(i, m) for i, m in enumerate(active["moves"], start=1) if _usable(m)]
-    actions = [
-        Action(f"move {m['move']}", f"move {i}", "move", move_id=m["id"]) for i, m in moves
-    ]
+    actions = [Action(f"move {m['move']}", f"move {i}", "move", move_id=m["id"]) for i, m in moves]
     for key, word, label in GIMMICKS:
         value = active.get(key)
         if value:

@@ -9,6 +9,7 @@ player with Showdown's message.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -205,7 +206,8 @@ class _Game:
             latency = (time.perf_counter() - started) * 1000
             if not 0 <= decision.action < len(pending.actions):
                 raise PlayerFailed(
-                    f"{player.name} ({side}) chose action {decision.action + 1} of {len(pending.actions)}"
+                    f"{player.name} ({side}) chose action {decision.action + 1}, "
+                    f"but there are {len(pending.actions)}"
                 )
         except asyncio.CancelledError:
             raise
@@ -235,8 +237,18 @@ class _Game:
             self.store.update_decision(pending.decision_id, **fields)
         self.store.append_events(
             self.game_id,
-            [(side, "choice", {"idx": pending.index, "action": decision.action,
-                               "label": action.label, "choice": action.choice})],
+            [
+                (
+                    side,
+                    "choice",
+                    {
+                        "idx": pending.index,
+                        "action": decision.action,
+                        "label": action.label,
+                        "choice": action.choice,
+                    },
+                )
+            ],
             time.time(),
         )
         self.store.commit_soon()
@@ -266,10 +278,8 @@ class _Game:
 
     def fail(self, reason: str) -> GameResult:
         turns = max(v.turn for v in self.views.values())
-        try:
+        with contextlib.suppress(Exception):  # the reason is kept on the game row regardless
             self.events(None, "error", {"error": reason})
-        except Exception:
-            pass
         self.store.finish_game(
             self.game_id,
             status="error",
@@ -283,7 +293,11 @@ class _Game:
 
     def result(self, status: str, winner: str | None, turns: int, error: str | None) -> GameResult:
         return GameResult(
-            self.game_id, status, winner, turns, error,
+            self.game_id,
+            status,
+            winner,
+            turns,
+            error,
             {s: self.players[s].name for s in SIDES},
         )
 

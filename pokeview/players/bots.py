@@ -41,14 +41,19 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
     target = order.order
     if hasattr(target, "base_power"):  # a Move
         gimmick = (
-            "terastallize" if order.terastallize
-            else "mega" if order.mega
-            else "dynamax" if order.dynamax
+            "terastallize"
+            if order.terastallize
+            else "mega"
+            if order.mega
+            else "dynamax"
+            if order.dynamax
             else None
         )
         for i, a in enumerate(actions):
-            if a.kind == "move" and a.gimmick == gimmick and (
-                a.move_id == target.id or (a.move_id or "").startswith(target.id)
+            if (
+                a.kind == "move"
+                and a.gimmick == gimmick
+                and (a.move_id == target.id or (a.move_id or "").startswith(target.id))
             ):
                 return i
         if target.id == "recharge":
@@ -70,7 +75,11 @@ class BotPlayer:
         self._engine = _engine(BOTS[name])
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "bot", "bot": self.name, "engine": f"poke-env {type(self._engine).__name__}"}
+        return {
+            "kind": "bot",
+            "bot": self.name,
+            "engine": f"poke-env {type(self._engine).__name__}",
+        }
 
     async def decide(self, ctx: DecisionContext) -> Decision:
         # poke-env's bots draw from the global `random`; seeding it right before the (synchronous)

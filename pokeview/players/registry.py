@@ -15,6 +15,4 @@ def make_player(spec: str) -> Player:
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
-    raise PokeviewError(
-        f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}"
-    )
+    raise PokeviewError(f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}")

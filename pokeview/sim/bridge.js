@@ -212,7 +212,7 @@ function handle(msg) {
     case 'close':
       battles.delete(id);
       return;
-    case 'crash': // for tests: a battle that throws inside the simulator
+    case 'debug-crash': // for tests: make one battle throw inside the simulator
       if (battles.has(id)) battles.get(id).stream.battle.choose = () => { throw new Error('test crash'); };
       return;
     default:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -34,7 +35,12 @@ class SideUpdate:
     error: str | None
 
     def to_json(self) -> dict[str, Any]:
-        return {"lines": self.lines, "text": self.text, "request": self.request, "error": self.error}
+        return {
+            "lines": self.lines,
+            "text": self.text,
+            "request": self.request,
+            "error": self.error,
+        }
 
 
 @dataclass(slots=True)
@@ -184,7 +190,10 @@ class Bridge:
         proc.stdin.write(orjson.dumps(msg) + b"\n")
 
     def _forget(self, channel: BattleChannel) -> None:
-        if self._channels.pop(channel.id, None) is not None and channel.generation == self.generation:
+        if (
+            self._channels.pop(channel.id, None) is not None
+            and channel.generation == self.generation
+        ):
             self._send({"op": "close", "battle": channel.id})
 
     def _why(self) -> str:
@@ -236,10 +245,8 @@ class Bridge:
             channel.fail(BattleRefused(f"Showdown: {msg.get('message')}"))
 
     async def _on_exit(self, proc: asyncio.subprocess.Process, generation: int) -> None:
-        try:
+        with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(proc.wait(), timeout=5)
-        except TimeoutError:
-            pass
         # Let the stderr reader drain so the reason names what Node said.
         await asyncio.sleep(0.05)
         if self._ready and not self._ready.done():

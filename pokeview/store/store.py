@@ -18,7 +18,6 @@ from pokeview import paths
 from pokeview.errors import PokeviewError, UnknownGame
 from pokeview.store import schema
 
-
 COMMIT_DELAY = 0.02
 
 
@@ -131,7 +130,8 @@ class Store:
                     schema.create(self.db)
             elif version > schema.SCHEMA_VERSION:
                 raise PokeviewError(
-                    f"the database {path} is from a newer pokeview (schema {version}); upgrade pokeview"
+                    f"the database {path} is from a newer pokeview (schema {version}); "
+                    "upgrade pokeview"
                 )
         except (sqlite3.Error, OSError) as exc:
             raise PokeviewError(
@@ -227,14 +227,21 @@ class Store:
         try:
             gid = int(game_id)
         except (TypeError, ValueError):
-            raise UnknownGame(f"'{game_id}' is not a game id (ids are numbers; see `pokeview games`)") from None
+            raise UnknownGame(
+                f"'{game_id}' is not a game id (ids are numbers; see `pokeview games`)"
+            ) from None
         row = self.conn.execute("select * from games where id = ?", (gid,)).fetchone()
         if row is None:
             raise UnknownGame(f"no game {gid} in {self.path} (see `pokeview games`)")
         return GameRow.from_row(row)
 
     def games(
-        self, *, limit: int = 50, offset: int = 0, status: str | None = None, run_id: int | None = None
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        status: str | None = None,
+        run_id: int | None = None,
     ) -> list[GameRow]:
         where, params = [], []
         if status:
@@ -285,7 +292,9 @@ class Store:
         rows = self.conn.execute(sql + " order by side, idx", params).fetchall()
         return [DecisionRow.from_row(r) for r in rows]
 
-    def append_events(self, game_id: int, events: list[tuple[str | None, str, Any]], at: float) -> None:
+    def append_events(
+        self, game_id: int, events: list[tuple[str | None, str, Any]], at: float
+    ) -> None:
         self.conn.executemany(
             "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)",
             [(game_id, side, kind, dumps(data), at) for side, kind, data in events],

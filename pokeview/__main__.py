@@ -1,0 +1,5 @@
+import sys
+
+from pokeview.cli import main
+
+sys.exit(main())

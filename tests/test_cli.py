@@ -1,0 +1,156 @@
+"""The `pokeview` command as a person runs it: real processes, real Showdown, real SQLite."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+
+def pokeview(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "pokeview", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def logs(db: Path, game_id: int) -> tuple[str, str]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(
+            "select spectator_log, input_log from games where id = ?", (game_id,)
+        ).fetchone()
+
+
+def test_battle_twice_with_one_seed_gives_byte_identical_logs(tmp_path):
+    db = tmp_path / "cli.db"
+    runs = [
+        pokeview("battle", "--p1", "heuristic", "--p2", "max-damage", "--seed", s, "--db", str(db))
+        for s in ("abc", "abc", "abd")
+    ]
+    for run in runs:
+        assert run.returncode == 0, run.stderr
+    assert runs[0].stdout.startswith(
+        "game 1: heuristic (p1) vs max-damage (p2), seed 'abc': winner "
+    )
+    assert " after " in runs[0].stdout and runs[0].stdout.strip().endswith("turns")
+    first, second, other = (logs(db, i) for i in (1, 2, 3))
+    assert first == second
+    assert first[0] != other[0] and first[1] != other[1]
+
+    listed = pokeview("games", "--json", "--db", str(db))
+    rows = json.loads(listed.stdout)
+    assert [r["id"] for r in rows] == [3, 2, 1] and rows[2]["seed_text"] == "abc"
+
+    assert pokeview("verify", "--all", "--db", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "update games set spectator_log = replace(spectator_log, '|turn|2', '|turn|9') "
+            "where id = 2"
+        )
+    failed = pokeview("verify", "2", "--db", str(db))
+    assert failed.returncode == 1
+    assert "differs at line" in failed.stdout and "|turn|9" in failed.stdout
+
+
+def one_clear_line(run: subprocess.CompletedProcess[str]) -> str:
+    assert run.returncode != 0
+    assert "Traceback" not in run.stderr + run.stdout
+    lines = [line for line in run.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, run.stderr
+    assert lines[0].startswith("pokeview: error: ")
+    return lines[0]
+
+
+def test_unknown_format(tmp_path):
+    line = one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--format",
+            "gen9nosuchformat",
+            "--db",
+            str(tmp_path / "x.db"),
+        )
+    )
+    assert "unknown format 'gen9nosuchformat'" in line
+
+
+def test_invalid_team(tmp_path):
+    team = tmp_path / "team.txt"
+    team.write_text(
+        "Pikachu @ Light Ball\nAbility: Static\n- Thunderbolt\n- Fly\n- Surf\n- Spore\n"
+    )
+    line = one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--format",
+            "gen9ou",
+            "--team1",
+            str(team),
+            "--db",
+            str(tmp_path / "x.db"),
+        )
+    )
+    assert "not valid in gen9ou" in line
+    with sqlite3.connect(tmp_path / "x.db") as conn:
+        assert conn.execute("select count(*) from games").fetchone()[0] == 0
+
+
+def test_unknown_player_kind(tmp_path):
+    line = one_clear_line(
+        pokeview("battle", "--p1", "alphazero", "--p2", "random", "--db", str(tmp_path / "x.db"))
+    )
+    assert "unknown player kind 'alphazero'" in line and "heuristic" in line
+
+
+def test_unwritable_database_path():
+    line = one_clear_line(
+        pokeview("battle", "--p1", "random", "--p2", "random", "--db", "/proc/pokeview/nope.db")
+    )
+    assert "cannot open the database at /proc/pokeview/nope.db" in line
+
+
+def test_missing_node(tmp_path):
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    # A PATH with Python but no node on it.
+    (bin_dir / "python").symlink_to(sys.executable)
+    line = one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--db",
+            str(tmp_path / "x.db"),
+            env={"PATH": str(bin_dir)},
+        )
+    )
+    assert "Node.js was not found" in line and "install Node.js" in line
+
+
+def test_unknown_game_for_verify(tmp_path):
+    line = one_clear_line(pokeview("verify", "42", "--db", str(tmp_path / "x.db")))
+    assert "no game 42" in line
+
+
+@pytest.mark.parametrize("command", ["setup", "battle", "games", "verify"])
+def test_help(command):
+    run = pokeview(command, "--help")
+    assert run.returncode == 0 and "usage: pokeview " + command in run.stdout

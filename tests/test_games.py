@@ -1,0 +1,215 @@
+"""Games played for real on Showdown through the shared bridge."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+
+import pytest
+
+from pokeview.battle import seeds
+from pokeview.battle.loop import play_game
+from pokeview.battle.verify import verify_game
+from pokeview.errors import BattleRefused
+from pokeview.players import make_player
+from pokeview.store import open_store
+from tests.players_for_tests import Raises, RefusedOnce
+
+FORMAT = "gen9randombattle"
+
+
+async def game(bridge, store, p1="heuristic", p2="max-damage", text="t", pair=0, **kw):
+    return await play_game(
+        kw.pop("format", FORMAT),
+        seeds.game_seed(text, pair),
+        make_player(p1) if isinstance(p1, str) else p1,
+        make_player(p2) if isinstance(p2, str) else p2,
+        bridge=bridge,
+        store=store,
+        seed_text=text,
+        pair=pair,
+        **kw,
+    )
+
+
+async def test_a_game_is_recorded_with_provenance_decisions_and_events(bridge, store):
+    result = await game(bridge, store, text="record")
+    assert result.status == "finished" and result.winner in ("p1", "p2") and result.turns > 0
+    row = store.game(result.game_id)
+    assert row.showdown_version == "0.11.11" and row.pokeview_version
+    assert row.p1_config["engine"] == "poke-env SimpleHeuristicsPlayer"
+    assert row.input_log.startswith('>start {"formatid":"gen9randombattle","seed":"sodium,')
+    assert row.spectator_log.splitlines()[-1].startswith("|win|")
+    assert not any(line.startswith(("|t:|", "|debug|")) for line in row.spectator_log.splitlines())
+    decisions = store.decisions(result.game_id)
+    assert {d.side for d in decisions} == {"p1", "p2"}
+    assert all(d.actions[d.action] for d in decisions)
+    kinds = {e.kind for e in store.events(result.game_id)}
+    assert {"side", "log", "input", "choice", "end"} <= kinds
+    # Each side's words are from its own perspective.
+    words = {
+        side: [
+            w
+            for e in store.events(result.game_id)
+            if e.side == side and e.kind == "side"
+            for w in e.data["text"]
+        ]
+        for side in ("p1", "p2")
+    }
+    assert any(w.startswith("Go! ") for w in words["p1"])
+    assert any(w.startswith("Player 1 sent out ") for w in words["p2"])
+    assert not any("**" in w or "||" in w for w in words["p1"] + words["p2"])
+
+
+async def test_same_seed_same_game_other_seed_other_game(bridge, store):
+    a = await game(bridge, store, "random", "heuristic", text="same")
+    b = await game(bridge, store, "random", "heuristic", text="same")
+    c = await game(bridge, store, "random", "heuristic", text="other")
+    ga, gb, gc = (store.game(r.game_id) for r in (a, b, c))
+    assert ga.spectator_log == gb.spectator_log and ga.input_log == gb.input_log
+    assert ga.spectator_log != gc.spectator_log
+
+
+async def test_mirror_pair_gives_each_player_each_team(bridge, store):
+    first = await game(bridge, store, "heuristic", "random", text="mirror", seat=0)
+    second = await game(bridge, store, "random", "heuristic", text="mirror", seat=1)
+    log1 = store.game(first.game_id).spectator_log.splitlines()
+    log2 = store.game(second.game_id).spectator_log.splitlines()
+
+    # The same seed gives the same two teams: the leads sent out on turn 0 are the same.
+    def leads(log: list[str]) -> list[str]:
+        return [line.split("|")[3] for line in log if line.startswith("|switch|")][:2]
+
+    assert leads(log1) == leads(log2)
+
+
+@pytest.mark.slow
+async def test_heuristic_beats_random_in_nine_of_ten_games(bridge, store):
+    tasks = []
+    for pair in range(20):
+        tasks.append(game(bridge, store, "heuristic", "random", text="strength", pair=pair))
+        tasks.append(game(bridge, store, "random", "heuristic", text="strength", pair=pair))
+    results = await asyncio.gather(*tasks)
+    assert all(r.status == "finished" for r in results)
+    wins = sum(1 for r in results if r.winner_name == "heuristic")
+    assert wins >= 36, f"heuristic won {wins} of 40"
+
+
+async def test_32_games_at_once_on_one_bridge(bridge, store):
+    pid = bridge.pid()
+    results = await asyncio.gather(*[game(bridge, store, text="many", pair=i) for i in range(32)])
+    assert [r.status for r in results] == ["finished"] * 32
+    assert bridge.pid() == pid and bridge.open_battles() == 0
+    assert len({store.game(r.game_id).spectator_log for r in results}) == 32
+
+
+async def test_killing_the_bridge_marks_the_game_and_loses_nothing(bridge, store):
+    done = await game(bridge, store, text="before")
+    long = asyncio.create_task(game(bridge, store, "random", "random", text="killed"))
+    for _ in range(500):
+        await asyncio.sleep(0.01)
+        running = store.games(status="running")
+        if running and len(store.decisions(running[0].id)) >= 10:
+            break
+    old_pid = bridge.pid()
+    os.kill(old_pid, signal.SIGKILL)
+    killed = await asyncio.wait_for(long, timeout=30)
+    assert killed.status == "error" and "bridge died" in killed.error
+    row = store.game(killed.game_id)
+    assert row.status == "error" and "bridge died" in row.error
+    assert row.input_log and row.spectator_log  # what was played is kept
+    kept = store.game(done.game_id)
+    assert kept.status == "finished" and kept.spectator_log
+    after = await game(bridge, store, text="after")
+    assert after.status == "finished" and bridge.pid() != old_pid
+    store.skip_verify = False  # the finished games still verify at teardown
+
+
+async def test_one_battle_crashing_leaves_the_others_running(bridge, store):
+    victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
+    while bridge.open_battles() == 0:
+        await asyncio.sleep(0.005)
+    victim_channel = next(iter(bridge._channels))
+    other = asyncio.create_task(game(bridge, store, text="bystander"))
+    await asyncio.sleep(0.05)
+    bridge._send({"op": "debug-crash", "battle": victim_channel})
+    crashed, fine = await asyncio.gather(victim, other)
+    assert crashed.status == "error" and "test crash" in crashed.error
+    assert fine.status == "finished"
+
+
+async def test_a_refused_choice_goes_back_to_the_player(bridge, store):
+    player = RefusedOnce()
+    result = await game(bridge, store, player, "random", text="refusal", turn_limit=3)
+    assert result.status == "finished" and result.winner == "tie" and result.turns == 3
+    second = player.contexts[1]
+    assert second.index == 0 and second.refusal.startswith("[Invalid choice] Can't switch")
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.refusals[0]["choice"] == "switch 9"
+    assert first.refusals[0]["error"].startswith("[Invalid choice]")
+    assert first.choice != "switch 9"
+    assert any(e.kind == "refusal" for e in store.events(result.game_id))
+
+
+async def test_a_player_that_raises_ends_its_game_as_an_error(bridge, store):
+    result = await game(bridge, store, Raises(), "random", text="raises")
+    assert result.status == "error" and "a bug in a player" in result.error
+
+
+async def test_unknown_format_is_refused_and_nothing_is_kept(bridge, store):
+    with pytest.raises(BattleRefused, match="unknown format 'gen9nope'"):
+        await game(bridge, store, format="gen9nope")
+    assert store.count_games() == 0
+
+
+async def test_invalid_team_is_refused(bridge, store):
+    bad = "Pikachu||||thunderbolt,fly,surf,hyperbeam|||||||"
+    with pytest.raises(BattleRefused, match="not valid in gen9ou"):
+        await game(bridge, store, format="gen9ou", teams={"p1": bad, "p2": bad})
+
+
+async def test_team_preview_format_with_export_teams(bridge, store, data_dir):
+    team = (data_dir / "gen9ou-team.txt").read_text()
+    result = await game(bridge, store, format="gen9ou", teams={"p1": team, "p2": team}, text="ou")
+    assert result.status == "finished"
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.actions[0] == "lead Great Tusk" and first.choice.startswith("team ")
+    assert "|teampreview" in store.game(result.game_id).spectator_log
+
+
+async def test_generation_1_with_pokeval_teams(bridge, store, data_dir):
+    teams = {s: (data_dir / f"gen1-pokeval-{s}.txt").read_text().strip() for s in ("p1", "p2")}
+    result = await game(
+        bridge, store, "max-damage", "random", format="gen1customgame", teams=teams, text="gen1"
+    )
+    assert result.status == "finished"
+    log = store.game(result.game_id).spectator_log
+    assert "|switch|p1a: Mankey|Mankey|" in log and "|debug|" not in log
+
+
+async def test_another_connection_follows_a_game_live(bridge, store):
+    task = asyncio.create_task(game(bridge, store, "random", "random", text="live"))
+    reader = open_store(store.path)
+    seen = []
+    while not task.done():
+        await asyncio.sleep(0.05)
+        running = reader.games(status="running")
+        if running:
+            seen.append(len(reader.events(running[0].id)))
+    result = await task
+    assert len([n for n in seen if n]) >= 3 and seen == sorted(seen) and seen[-1] > seen[0]
+    assert len(reader.events(result.game_id)) >= seen[-1]
+    reader.close()
+
+
+async def test_verify_names_the_first_differing_line(bridge, store):
+    result = await game(bridge, store, text="tamper")
+    lines = store.game(result.game_id).spectator_log.split("\n")
+    assert (await verify_game(bridge, store, result.game_id)).ok
+    lines[12] = lines[12] + "|tampered"
+    store.set_spectator_log(result.game_id, "\n".join(lines))
+    verdict = await verify_game(bridge, store, result.game_id)
+    assert not verdict.ok
+    assert "line 13" in verdict.message and "tampered" in verdict.message
+    store.skip_verify = True
