@@ -213,3 +213,38 @@ async def test_verify_names_the_first_differing_line(bridge, store):
     assert not verdict.ok
     assert "line 13" in verdict.message and "tampered" in verdict.message
     store.skip_verify = True
+
+
+async def test_revival_blessing_revives_a_fainted_pokemon(bridge, store):
+    # Seed "many", pair 63: p1 uses Revival Blessing; before the fix every choice was refused.
+    result = await game(bridge, store, "random", "random", text="many", pair=63)
+    assert result.status == "finished"
+    reviving = [
+        e
+        for e in store.events(result.game_id)
+        if e.kind == "side"
+        and e.data["request"]
+        and any(m.get("reviving") for m in e.data["request"]["side"]["pokemon"])
+    ]
+    assert reviving
+    assert not any(d.refusals for d in store.decisions(result.game_id))
+
+
+async def test_own_side_words_follow_the_protocol(bridge, store):
+    # Regression: handing Showdown's requests to @pkmn/client made it word "X, come back!" for
+    # a Pokémon that had fainted and damage figures from the wrong HP.
+    result = await game(bridge, store, "random", "random", text="words", pair=1)
+    for side in ("p1", "p2"):
+        fainted: set[str] = set()
+        own = f"|faint|{side}a: "
+        for event in store.events(result.game_id):
+            if event.side != side or event.kind != "side":
+                continue
+            for word in event.data["text"]:
+                if word.endswith(", come back!"):
+                    assert word.removesuffix(", come back!") not in fainted, word
+            for line in event.data["lines"]:
+                if line.startswith(own):
+                    fainted.add(line[len(own) :])
+                elif line.startswith(f"|switch|{side}a: "):
+                    fainted.discard(line.split("|")[2].split(": ", 1)[1])

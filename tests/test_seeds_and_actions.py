@@ -74,3 +74,10 @@ def test_trapped_forced_switch_wait_and_team_preview():
     preview = {"teamPreview": True, "side": {"pokemon": TEAM}}
     assert [a.label for a in legal_actions(preview)][:2] == ["lead Carbink", "lead Palkia-Origin"]
     assert legal_actions(preview)[1].choice == "team 2"
+
+
+def test_revival_blessing_offers_the_fainted():
+    team = [dict(TEAM[0], reviving=True), *TEAM[1:]]
+    request = {"forceSwitch": [True], "side": {"pokemon": team}}
+    assert [a.label for a in legal_actions(request)] == ["switch Granbull"]
+    assert [a.choice for a in legal_actions(request)] == ["switch 3"]

@@ -30,10 +30,16 @@ def name_of(ident: str) -> str:
     return ident.split(": ", 1)[1] if ": " in ident else ident
 
 
+def _fainted(mon: dict[str, Any]) -> bool:
+    return mon["condition"].endswith(" fnt")
+
+
 def _switches(side: dict[str, Any]) -> list[Action]:
+    # After Revival Blessing the "switch" picks a fainted Pokémon to bring back.
+    reviving = any(mon.get("reviving") for mon in side["pokemon"] if mon.get("active"))
     actions = []
     for slot, mon in enumerate(side["pokemon"], start=1):
-        if mon.get("active") or mon["condition"].endswith(" fnt") or mon["condition"] == "0 fnt":
+        if mon.get("active") or _fainted(mon) != reviving:
             continue
         species = species_of(mon["details"])
         actions.append(

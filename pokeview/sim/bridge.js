@@ -35,6 +35,17 @@ function out(msg) {
   process.stdout.write(JSON.stringify(msg) + '\n');
 }
 
+function outStep(step) {
+  // Like out(), but each request is already JSON text and is spliced in as it is.
+  const sides = Object.entries(step.sides).map(([side, u]) =>
+    `${JSON.stringify(side)}:{"lines":${JSON.stringify(u.lines)},"text":${JSON.stringify(u.text)},` +
+    `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)}}`);
+  process.stdout.write(
+    `{"battle":${JSON.stringify(step.battle)},"type":"step","sides":{${sides.join(',')}},` +
+    `"spectator":${JSON.stringify(step.spectator)},"input":${JSON.stringify(step.input)},` +
+    `"end":${JSON.stringify(step.end)}}\n`);
+}
+
 // Client markup to plain words: **bold** -> bold, ||exact HP||percentage|| -> percentage.
 function plainText(text) {
   return text.replace(/\|\|[^|]*\|\|([^|]*)\|\|/g, '$1').replace(/\*\*/g, '');
@@ -42,12 +53,14 @@ function plainText(text) {
 
 class SideWords {
   // Tracks one side's knowledge with @pkmn/client and words each line from its perspective.
+  // It is fed the side's protocol only: handing it Showdown's requests (battle.update) makes it
+  // rebuild the team in request order and word switches and damage wrongly ("X, come back!"
+  // for a Pokémon that had fainted, "lost 1%" for 11.4%).
   constructor(side) {
     this.battle = new ClientBattle(gens);
     this.formatter = new LogFormatter(side, this.battle);
   }
-  render(lines, request) {
-    if (request) this.battle.request = request;
+  render(lines) {
     const words = [];
     for (const line of lines) {
       let parsed;
@@ -67,9 +80,6 @@ class SideWords {
       for (const piece of plainText(text).split('\n')) {
         if (piece.trim()) words.push(piece);
       }
-    }
-    if (this.battle.request) {
-      try { this.battle.update(this.battle.request); } catch (e) { /* same as above */ }
     }
     return words;
   }
@@ -100,7 +110,7 @@ class HostedBattle {
     this.stream._writeLines(lines.join('\n'));
     if (this.stream.battle) this.stream.battle.sendUpdates();
     const emitted = this.stream.emitted.splice(0);
-    const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: []};
+    const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null};
     const sideLines = {p1: [], p2: []};
     const requests = {};
     const errors = {};
@@ -114,7 +124,8 @@ class HostedBattle {
       } else if (type === 'sideupdate') {
         const side = data.slice(0, 2);
         const body = data.slice(3);
-        if (body.startsWith('|request|')) requests[side] = JSON.parse(body.slice(9));
+        // Requests pass through as Showdown's JSON text: parsed once, in Python.
+        if (body.startsWith('|request|')) requests[side] = body.slice(9);
         else if (body.startsWith('|error|')) errors[side] = body.slice(7);
       } else if (type === 'end') {
         end = JSON.parse(data);
@@ -132,7 +143,7 @@ class HostedBattle {
         if (!lines.length && !request && !errors[side]) continue;
         step.sides[side] = {
           lines,
-          text: this.words[side].render(lines, request),
+          text: this.words[side].render(lines),
           request,
           error: errors[side] || null,
         };
@@ -197,7 +208,7 @@ function handle(msg) {
       const lines = startCommands(msg);
       const hosted = new HostedBattle(id, !!msg.quiet);
       battles.set(id, hosted);
-      out(hosted.write(lines));
+      outStep(hosted.write(lines));
       return;
     }
     case 'choose':
@@ -206,7 +217,7 @@ function handle(msg) {
       if (!hosted) throw new Error(`no battle ${id}`);
       const line = msg.op === 'tie' ? '>forcetie' : `>${msg.side} ${msg.choice}`;
       const step = hosted.write([line]);
-      if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) out(step);
+      if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) outStep(step);
       return;
     }
     case 'close':

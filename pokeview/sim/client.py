@@ -116,8 +116,11 @@ class Bridge:
             node = install.node_executable()
             node_dir = self.node_dir or await asyncio.to_thread(install.ensure_installed)
             self._stderr.clear()
+            # POKEVIEW_NODE_ARGS: extra Node flags, e.g. "--cpu-prof" to profile the bridge.
+            extra = os.environ.get("POKEVIEW_NODE_ARGS", "").split()
             self.proc = await asyncio.create_subprocess_exec(
                 node,
+                *extra,
                 str(paths.bridge_script()),
                 str(node_dir),
                 stdin=asyncio.subprocess.PIPE,

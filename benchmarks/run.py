@@ -1,0 +1,210 @@
+"""pokeview's throughput beside baselines measured in the same run (`make bench`).
+
+Reports games and decisions per second for bot games with full recording, at 1 and 16
+concurrent games, and two baselines: Showdown alone replaying the same games' input logs in
+pure Node on both cores, and poke-env's own players over a local Showdown server websocket,
+10 battles at a time. Ratios, not wall-clock limits: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pokeview.battle import seeds  # noqa: E402
+from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.players import make_player  # noqa: E402
+from pokeview.sim import install  # noqa: E402
+from pokeview.sim.client import Bridge  # noqa: E402
+from pokeview.store import open_store  # noqa: E402
+
+MATCHUPS = [("random", "random"), ("heuristic", "max-damage")]
+TARGET_VS_REPLAY = 0.55
+TARGET_VS_POKE_ENV = 2.5
+
+
+@dataclass
+class Rate:
+    games: int
+    decisions: int
+    seconds: float
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.seconds
+
+    @property
+    def decisions_per_s(self) -> float:
+        return self.decisions / self.seconds
+
+
+async def pokeview_rate(bridge, store, p1, p2, games, concurrency, text) -> tuple[Rate, list[int]]:
+    semaphore = asyncio.Semaphore(concurrency)
+
+    async def one(pair: int):
+        async with semaphore:
+            return await play_game(
+                "gen9randombattle",
+                seeds.game_seed(text, pair),
+                make_player(p1),
+                make_player(p2),
+                bridge=bridge,
+                store=store,
+                seed_text=text,
+                pair=pair,
+            )
+
+    start = time.perf_counter()
+    results = await asyncio.gather(*[one(i) for i in range(games)])
+    seconds = time.perf_counter() - start
+    store.commit()
+    ids = [r.game_id for r in results]
+    marks = ",".join("?" * len(ids))
+    decisions = store.conn.execute(
+        f"select count(*) from decisions where game_id in ({marks})", ids
+    ).fetchone()[0]
+    return Rate(len(ids), decisions, seconds), ids
+
+
+def replay_rate(store, ids: list[int], node_dir: Path, workdir: Path) -> Rate:
+    """Showdown alone on both cores: two Node processes, each replaying half the input logs."""
+    logs = [store.game(i).input_log for i in ids]
+    halves = [logs[0::2], logs[1::2]]
+    procs = []
+    for n, half in enumerate(halves):
+        path = workdir / f"logs{n}.json"
+        path.write_text(json.dumps(half))
+        procs.append(
+            subprocess.Popen(
+                ["node", str(ROOT / "benchmarks" / "replay.js"), str(node_dir), str(path), "3"],
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+        )
+    outs = [json.loads(p.communicate()[0]) for p in procs]
+    games_per_s = sum(o["games"] / o["seconds"] for o in outs)
+    decisions = sum(
+        len([x for x in log.split("\n") if x.startswith((">p1 ", ">p2 "))]) for log in logs
+    )
+    # Express as a Rate over one second of the combined throughput.
+    return Rate(len(logs), decisions, len(logs) / games_per_s)
+
+
+def poke_env_rate(p1: str, p2: str, games: int, port: int) -> Rate:
+    """poke-env's players over a local Showdown server websocket, 10 battles at a time."""
+    from poke_env import AccountConfiguration, ServerConfiguration
+
+    from pokeview.players.bots import BOTS
+    from pokeview.sim.server import LocalServer
+
+    async def play(server: LocalServer) -> Rate:
+        config = ServerConfiguration(
+            server.websocket_url, "https://play.pokemonshowdown.com/action.php?"
+        )
+        tag = str(os.getpid())[-4:]
+        a = BOTS[p1](
+            account_configuration=AccountConfiguration(f"bencha{tag}", None),
+            server_configuration=config,
+            max_concurrent_battles=10,
+        )
+        b = BOTS[p2](
+            account_configuration=AccountConfiguration(f"benchb{tag}", None),
+            server_configuration=config,
+            max_concurrent_battles=10,
+        )
+        await a.battle_against(b, n_battles=20)  # warm-up: the server's JIT and the sockets
+        before = a.n_finished_battles
+        turns_before = sum(bt.turn for bt in a.battles.values())
+        start = time.perf_counter()
+        await a.battle_against(b, n_battles=games)
+        seconds = time.perf_counter() - start
+        turns = sum(bt.turn for bt in a.battles.values()) - turns_before
+        # poke-env does not count decisions; two per turn is close (forced switches come on top).
+        return Rate(a.n_finished_battles - before, 2 * turns, seconds)
+
+    with LocalServer(port) as server:
+        return asyncio.run(play(server))
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=64, help="games per measurement at 16 at once")
+    parser.add_argument("--port", type=int, default=8123, help="port for the local Showdown server")
+    parser.add_argument("--skip-poke-env", action="store_true")
+    args = parser.parse_args()
+    node_dir = install.ensure_installed()
+    report: dict[str, dict[str, float]] = {}
+
+    with tempfile.TemporaryDirectory() as tmp:
+        workdir = Path(tmp)
+        store = open_store(workdir / "bench.db")
+
+        async def measure():
+            out = {}
+            async with Bridge() as bridge:
+                await pokeview_rate(bridge, store, "random", "random", 48, 16, "warm-up")
+                for p1, p2 in MATCHUPS:
+                    one, _ = await pokeview_rate(
+                        bridge, store, p1, p2, max(8, args.games // 8), 1, "one"
+                    )
+                    many, ids = await pokeview_rate(bridge, store, p1, p2, args.games, 16, "many")
+                    out[(p1, p2)] = (one, many, ids)
+            return out
+
+        measured = asyncio.run(measure())
+        rows = []
+        for (p1, p2), (one, many, ids) in measured.items():
+            replay = replay_rate(store, ids, node_dir, workdir)
+            pe = None if args.skip_poke_env else poke_env_rate(p1, p2, args.games, args.port)
+            name = f"{p1} vs {p2}"
+            report[name] = {
+                "pokeview_1_games_per_s": one.games_per_s,
+                "pokeview_1_decisions_per_s": one.decisions_per_s,
+                "pokeview_16_games_per_s": many.games_per_s,
+                "pokeview_16_decisions_per_s": many.decisions_per_s,
+                "replay_2_cores_games_per_s": replay.games_per_s,
+                "poke_env_10_games_per_s": pe.games_per_s if pe else float("nan"),
+                "ratio_vs_replay": many.games_per_s / replay.games_per_s,
+                "ratio_vs_poke_env": many.games_per_s / pe.games_per_s if pe else float("nan"),
+            }
+            rows.append((name, one, many, replay, pe))
+        store.close()
+
+    print(f"\nBot-game throughput, gen9randombattle, full recording ({os.cpu_count()} cores)\n")
+    print(f"{'matchup':26} {'what':34} {'games/s':>8} {'decisions/s':>12}")
+
+    def line(name: str, what: str, rate: Rate | None, decisions: bool = True) -> None:
+        if rate is None:
+            return
+        per_s = f"{rate.decisions_per_s:12.0f}" if decisions else ""
+        print(f"{name:26} {what:34} {rate.games_per_s:8.2f} {per_s}")
+
+    for name, one, many, replay, pe in rows:
+        line(name, "pokeview, 1 game at a time", one)
+        line("", "pokeview, 16 at a time", many)
+        line("", "baseline: replay in Node, 2 cores", replay, decisions=False)
+        line("", "baseline: poke-env websocket, 10", pe)
+        r = report[name]
+        print(
+            f"{'':26} ratio to replay {r['ratio_vs_replay']:.2f} (target {TARGET_VS_REPLAY}), "
+            f"to poke-env {r['ratio_vs_poke_env']:.2f} (target {TARGET_VS_POKE_ENV})\n"
+        )
+    out = ROOT / "benchmarks" / "results"
+    out.mkdir(exist_ok=True)
+    (out / "throughput.json").write_text(json.dumps(report, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,105 @@
+"""The pinned Showdown as a local server on loopback, for programs that speak its websocket.
+
+Showdown's server writes into its own package folder: it needs a few log folders and a
+config/config.js. pokeview writes that config from the shipped example plus its own overrides
+(loopback only, the chosen port, no console backdoor or REPL sockets).
+"""
+
+from __future__ import annotations
+
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+from pokeview.errors import PokeviewError
+from pokeview.sim import install
+
+OVERRIDES = """
+// pokeview: loopback only, and nothing that opens a console to the outside.
+exports.port = {port};
+exports.bindaddress = '127.0.0.1';
+exports.backdoor = false;
+exports.repl = false;
+exports.noguestsecurity = true;
+"""
+
+
+def package_dir(node_dir: Path | None = None) -> Path:
+    return (node_dir or install.ensure_installed()) / "node_modules" / "pokemon-showdown"
+
+
+def prepare(port: int, node_dir: Path | None = None) -> Path:
+    root = package_dir(node_dir)
+    for folder in ("logs/repl", "logs/chat", "logs/modlog", "config/chat-plugins"):
+        (root / folder).mkdir(parents=True, exist_ok=True)
+    example = (root / "config" / "config-example.js").read_text()
+    (root / "config" / "config.js").write_text(example + OVERRIDES.format(port=int(port)))
+    return root
+
+
+def port_open(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.settimeout(0.2)
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+class LocalServer:
+    """`with LocalServer(8123) as server:` starts Showdown, waits until it listens, stops it."""
+
+    def __init__(self, port: int = 8000, node_dir: Path | None = None) -> None:
+        self.port = port
+        self.node_dir = node_dir
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def websocket_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/showdown/websocket"
+
+    def start(self, timeout: float = 60) -> None:
+        if port_open(self.port):
+            raise PokeviewError(
+                f"port {self.port} on 127.0.0.1 is in use; choose another with --port"
+            )
+        root = prepare(self.port, self.node_dir)
+        self.proc = subprocess.Popen(
+            [
+                install.node_executable(),
+                "pokemon-showdown",
+                "start",
+                "--skip-build",
+                "--no-security",
+            ],
+            cwd=root,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + timeout
+        while not port_open(self.port):
+            if self.proc.poll() is not None:
+                err = (self.proc.stderr.read() if self.proc.stderr else b"").decode(
+                    errors="replace"
+                )
+                raise PokeviewError(f"Showdown's server stopped at start: {err.strip()[-300:]}")
+            if time.monotonic() > deadline:
+                self.stop()
+                raise PokeviewError(f"Showdown's server did not listen on port {self.port} in time")
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None or proc.poll() is not None:
+            return
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+    def __enter__(self) -> LocalServer:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
