@@ -39,7 +39,8 @@ function outStep(step) {
   // Like out(), but each request is already JSON text and is spliced in as it is.
   const sides = Object.entries(step.sides).map(([side, u]) =>
     `${JSON.stringify(side)}:{"lines":${JSON.stringify(u.lines)},"text":${JSON.stringify(u.text)},` +
-    `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)}}`);
+    `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)},` +
+    `"state":${JSON.stringify(u.state || null)}}`);
   process.stdout.write(
     `{"battle":${JSON.stringify(step.battle)},"type":"step","sides":{${sides.join(',')}},` +
     `"spectator":${JSON.stringify(step.spectator)},"input":${JSON.stringify(step.input)},` +
@@ -77,12 +78,99 @@ class SideWords {
       } catch (e) {
         // The words are a courtesy; a formatter gap must not stop the battle.
       }
-      for (const piece of plainText(text).split('\n')) {
+      // PokéBench's log: each formatted chunk trimmed, so only its follow-up lines keep
+      // their indent ("[The opposing Rotom's Levitate]" / "  It doesn't affect ...").
+      for (const piece of plainText(text).trim().split('\n')) {
         if (piece.trim()) words.push(piece);
       }
     }
     return words;
   }
+}
+
+// What a player on one side knows when asked to decide, for the model's prompt: its own team
+// exactly (from the simulator), the opponent and the field as far as seen (from that side's
+// @pkmn/client battle, the same knowledge Showdown's client has).
+function moveInfo(dex, id) {
+  const move = dex.moves.get(id);
+  return {
+    name: move.name, type: move.type, category: move.category, basePower: move.basePower,
+    accuracy: move.accuracy, desc: move.shortDesc || move.desc || '',
+  };
+}
+
+function boostsOf(clientMon) {
+  if (!clientMon) return {};
+  const out = {};
+  for (const [stat, value] of Object.entries(clientMon.boosts || {})) if (value) out[stat] = value;
+  return out;
+}
+
+function snapshot(battle, sideId, client) {
+  const side = battle.getSide(sideId);
+  const dex = battle.dex;
+  const clientSide = client[sideId]; // the client names its sides by player name, not by slot
+  const clientFoe = clientSide && clientSide.foe;
+  const team = side.pokemon.map((mon) => {
+    const clientMon = mon.isActive && clientSide ? clientSide.active[0] : null;
+    const entry = {
+      species: mon.details.split(',')[0],
+      active: mon.isActive,
+      types: mon.getTypes(),
+      level: mon.level,
+      hp: mon.hp,
+      maxhp: mon.maxhp,
+      status: mon.status || '',
+      fainted: mon.fainted,
+      ability: dex.abilities.get(mon.ability).name,
+      item: mon.item ? dex.items.get(mon.item).name : '',
+      teraType: mon.teraType || '',
+      terastallized: mon.terastallized || '',
+      stats: mon.getStat ? {
+        atk: mon.storedStats.atk, def: mon.storedStats.def, spa: mon.storedStats.spa,
+        spd: mon.storedStats.spd, spe: mon.storedStats.spe,
+      } : {},
+      moves: mon.moveSlots.map((slot) => slot.move),
+    };
+    if (mon.isActive) {
+      entry.boosts = boostsOf(clientMon);
+      entry.moveInfo = mon.moveSlots.map((slot) => moveInfo(dex, slot.id));
+    }
+    return entry;
+  });
+  const foeTeam = clientFoe ? clientFoe.team.map((mon) => ({
+    species: mon.speciesForme,
+    active: clientFoe.active[0] === mon,
+    types: mon.types,
+    level: mon.level,
+    hp: mon.hp,
+    maxhp: mon.maxhp,
+    status: mon.status || '',
+    fainted: !!mon.fainted,
+    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
+    item: mon.item ? dex.items.get(mon.item).name : '',
+    terastallized: mon.terastallized || '',
+    boosts: boostsOf(mon),
+    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
+  })) : [];
+  const conditions = (s) => s ? Object.values(s.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+  const field = client.field;
+  return {
+    turn: battle.turn,
+    format: battle.format.name,
+    me: side.name,
+    foe: side.foe.name,
+    team,
+    foeTeam,
+    foeTotal: clientFoe ? clientFoe.totalPokemon : 6,
+    field: {
+      weather: field.weather || '',
+      terrain: field.terrain || '',
+      pseudoWeather: Object.keys(field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
+      mine: conditions(clientSide),
+      theirs: conditions(clientFoe),
+    },
+  };
 }
 
 class Sink extends BattleStream {
@@ -141,11 +229,14 @@ class HostedBattle {
         const lines = sideLines[side];
         const request = requests[side] || null;
         if (!lines.length && !request && !errors[side]) continue;
+        const text = this.words[side].render(lines);
+        const asks = battle && battle.getSide(side).activeRequest;
         step.sides[side] = {
           lines,
-          text: this.words[side].render(lines),
+          text,
           request,
           error: errors[side] || null,
+          state: request && asks && !asks.wait ? snapshot(battle, side, this.words[side].battle) : null,
         };
       }
     } else {

@@ -33,6 +33,7 @@ class SideUpdate:
     text: list[str]
     request: dict[str, Any] | None
     error: str | None
+    state: dict[str, Any] | None = None  # what the side knows, at each request (for prompts)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -40,6 +41,7 @@ class SideUpdate:
             "text": self.text,
             "request": self.request,
             "error": self.error,
+            "state": self.state,
         }
 
 
@@ -235,7 +237,9 @@ class Bridge:
             channel.queue.put_nowait(
                 Step(
                     sides={
-                        side: SideUpdate(u["lines"], u["text"], u["request"], u["error"])
+                        side: SideUpdate(
+                            u["lines"], u["text"], u["request"], u["error"], u.get("state")
+                        )
                         for side, u in msg["sides"].items()
                     },
                     spectator=msg["spectator"],

@@ -1,0 +1,12 @@
+"""Read what one side saw from the record: the input of the prompt renderer."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokeview.store.store import Store
+
+
+def side_updates(store: Store, game_id: int, side: str) -> list[dict[str, Any]]:
+    """That side's updates from the bridge, in order, exactly as the player received them."""
+    return [e.data for e in store.events(game_id) if e.side == side and e.kind == "side"]
