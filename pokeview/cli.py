@@ -49,7 +49,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.players import make_player
     from pokeview.sim.client import Bridge
 
-    p1, p2 = make_player(args.p1), make_player(args.p2)
+    p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
     teams = None
     if args.team1 or args.team2:
         teams = {
@@ -164,6 +164,55 @@ def cmd_verify(args: argparse.Namespace) -> int:
     return 1 if bad else 0
 
 
+def cmd_players(args: argparse.Namespace) -> int:
+    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.text import strip_control
+
+    where = players_path(args.players)
+    models = load_players(args.players)
+    if not models:
+        print(f"no model players in {where} (see the README, 'Model players')")
+        return 0
+    print(f"model players in {where}:")
+    for spec in models.values():
+        key = "no key"
+        if spec.api_key_env:
+            state = "set" if os.environ.get(spec.api_key_env) else "NOT SET"
+            key = f"${spec.api_key_env} {state}"
+        prices = "/".join(
+            f"{spec.prices[k]:g}" if k in spec.prices else "?"
+            for k in ("input", "cached_input", "output")
+        )
+        line = (
+            f"  llm:{spec.name}  model {spec.model}  at {spec.base_url}  {key}  "
+            f"effort {spec.reasoning_effort or '-'}  $/M tokens in/cached/out {prices}"
+        )
+        print(strip_control(line))
+    return 0
+
+
+def cmd_prompt(args: argparse.Namespace) -> int:
+    import orjson
+
+    from pokeview.players.llm.conversation import (
+        conversation,
+        decision_for_turn,
+        format_conversation,
+    )
+    from pokeview.text import strip_control
+
+    store = _store(args)
+    game = store.game(args.game)
+    decision = decision_for_turn(store.decisions(game.id, args.side), args.turn, game.turns or 0)
+    messages = conversation(store, game.id, args.side, decision.idx)
+    if args.json:
+        out = orjson.dumps([m.to_json() for m in messages], option=orjson.OPT_INDENT_2).decode()
+        sys.stdout.write(out + "\n")
+    else:
+        sys.stdout.write(strip_control(format_conversation(messages)))
+    return 0
+
+
 # -- parser -------------------------------------------------------------------------------------
 
 
@@ -189,11 +238,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = add("setup", cmd_setup, "install the pinned Showdown simulator (Node.js packages)")
     p.add_argument("--force", action="store_true", help="reinstall even if it is installed")
 
+    players_help = (
+        "the players file naming model players "
+        "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
+    )
+    kinds = "random, max-damage, heuristic, or llm:NAME (a model in the players file)"
     p = add(
         "battle", cmd_battle, "play one headless game, record it and print its id, winner and turns"
     )
-    p.add_argument("--p1", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
-    p.add_argument("--p2", required=True, metavar="PLAYER", help="random, max-damage or heuristic")
+    p.add_argument("--p1", required=True, metavar="PLAYER", help=kinds)
+    p.add_argument("--p2", required=True, metavar="PLAYER", help=kinds)
     p.add_argument(
         "--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})"
     )
@@ -215,6 +269,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="the game is a tie at turn N (default 300)",
     )
+    p.add_argument("--players", metavar="PATH", help=players_help)
 
     p = add("games", cmd_games, "list recorded games, newest first")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -224,6 +279,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--status", choices=["running", "finished", "error"], help="only games in this state"
     )
+
+    p = add("players", cmd_players, "list the model players in the players file")
+    p.add_argument("--players", metavar="PATH", help=players_help)
+
+    p = add("prompt", cmd_prompt, "print exactly what the model on one side saw at turn N")
+    p.add_argument("game", help="a game id")
+    p.add_argument("--turn", type=int, required=True, metavar="N", help="the turn of the decision")
+    p.add_argument("--side", choices=["p1", "p2"], default="p1", help="whose view (default p1)")
+    p.add_argument("--json", action="store_true", help="print the messages as JSON")
 
     p = add(
         "verify", cmd_verify, "re-run games' input logs in Showdown and compare the spectator logs"

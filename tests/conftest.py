@@ -55,3 +55,32 @@ async def store(tmp_path: Path, bridge: object) -> AsyncIterator[object]:
 @pytest.fixture
 def data_dir() -> Path:
     return DATA
+
+
+@pytest.fixture(scope="session")
+async def loopback() -> AsyncIterator[object]:
+    """The stand-in model provider, on a real loopback port, for the whole session."""
+    from pokeview.players.llm.loopback import LoopbackModel
+
+    server = await LoopbackModel().start()
+    yield server
+    await server.stop()
+
+
+def write_players(path: Path, base_url: str, **models: dict) -> Path:
+    """A players file with one [players.NAME] table per keyword argument."""
+    lines = []
+    for name, table in models.items():
+        lines.append(f"[players.{name}]")
+        table = {"base_url": base_url, **table}
+        for key, value in table.items():
+            if isinstance(value, dict):
+                inner = ", ".join(f"{k} = {v!r}" for k, v in value.items())
+                lines.append(f"{key} = {{ {inner} }}")
+            elif isinstance(value, str):
+                lines.append(f'{key} = "{value}"')
+            else:
+                lines.append(f"{key} = {value!r}")
+        lines.append("")
+    path.write_text("\n".join(lines).replace("'", '"'))
+    return path

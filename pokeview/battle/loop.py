@@ -77,6 +77,7 @@ class _Game:
         self.inputlog = inputlog
         self.game_id = 0
         self.views = {s: SideView(s, format_id, SEAT_NAMES[s]) for s in SIDES}
+        self.updates: dict[str, list[dict[str, Any]]] = {s: [] for s in SIDES}
         self.next_index = dict.fromkeys(SIDES, 0)
         self.pending: dict[str, _Pending] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -120,6 +121,10 @@ class _Game:
                 task.cancel()
             if self.channel:
                 self.channel.close()
+            for player in self.players.values():
+                close = getattr(player, "close", None)
+                if close is not None:
+                    await close()
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -134,7 +139,9 @@ class _Game:
             events.append((None, "input", step.input))
         for side, update in step.sides.items():
             self.views[side].feed(update.lines, update.request)
-            events.append((side, "side", update.to_json()))
+            data = update.to_json()
+            self.updates[side].append(data)
+            events.append((side, "side", data))
         self.store.append_events(self.game_id, events, time.time())
         self.store.commit_soon()
         if step.end:
@@ -199,6 +206,8 @@ class _Game:
             seed=seeds.decision_seed(self.seed, side, pending.index * 100 + len(pending.refusals)),
             refusal=refusal,
             refused=[a for a in pending.actions if a.choice in refused_choices],
+            updates=self.updates[side],
+            emit=lambda kind, data: self.events(side, kind, data),
         )
         try:
             started = time.perf_counter()

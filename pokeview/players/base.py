@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -23,6 +24,10 @@ class DecisionContext:
     seed: int  # for any randomness the player needs
     refusal: str | None = None  # Showdown's message when the previous choice was refused
     refused: list[Action] = field(default_factory=list)
+    # This side's updates so far, exactly as recorded (the prompt renders from them).
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    # Appends an event for this side to the record at once (streamed reasoning, attempts).
+    emit: Callable[[str, Any], None] | None = None
 
 
 @dataclass(slots=True)

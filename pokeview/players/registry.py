@@ -1,6 +1,8 @@
-"""Player specs as typed on the command line: 'random', 'max-damage', 'heuristic', ..."""
+"""Player specs as typed on the command line: 'random', 'max-damage', 'heuristic', 'llm:NAME'."""
 
 from __future__ import annotations
+
+from pathlib import Path
 
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Player
@@ -8,11 +10,48 @@ from pokeview.players.bots import BOTS, BotPlayer
 
 
 def known_kinds() -> list[str]:
-    return list(BOTS)
+    return [*BOTS, "loopback"]
 
 
-def make_player(spec: str) -> Player:
+_loopback_server = None
+
+
+def loopback_spec():  # -> ModelSpec
+    """The built-in stand-in model, served from a thread of this process on a loopback port."""
+    global _loopback_server
+    from pokeview.players.llm.config import ModelSpec
+    from pokeview.players.llm.loopback import LoopbackModel
+
+    if _loopback_server is None:
+        _loopback_server = LoopbackModel().start_in_thread()
+    return ModelSpec(
+        name="loopback",
+        base_url=_loopback_server.base_url,
+        model="loopback",
+        prices={"input": 0.0, "cached_input": 0.0, "output": 0.0},  # it really costs nothing
+        description="pokeview's loopback test model: scripted answers, not a language model",
+    )
+
+
+def make_player(spec: str, players_file: str | Path | None = None) -> Player:
+    """'random', 'max-damage', 'heuristic', or 'llm:NAME' for a model in the players file."""
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
-    raise PokeviewError(f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}")
+    if spec.startswith("llm:") or spec == "loopback":
+        from pokeview.players.llm.config import load_players, players_path
+        from pokeview.players.llm.player import LLMPlayer
+
+        name = spec.removeprefix("llm:")
+        models = load_players(players_file)
+        if name == "loopback" and name not in models:
+            return LLMPlayer(loopback_spec())
+        if name not in models:
+            where = players_path(players_file)
+            listed = ", ".join(sorted(models)) or "none"
+            raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
+        models[name].api_key()  # a missing key is said now, not at the first decision
+        return LLMPlayer(models[name])
+    raise PokeviewError(
+        f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, or llm:NAME"
+    )

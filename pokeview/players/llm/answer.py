@@ -1,0 +1,43 @@
+"""Reading a model's answer: the last ACTION: and REASON: lines (PokéBench, section 2)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from pokeview.battle.actions import Action
+
+_ACTION = re.compile(r"^\s*ACTION:\s*(.*?)\s*$", re.MULTILINE)
+_REASON = re.compile(r"^\s*REASON:\s*(.*?)\s*$", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    index: int | None  # the chosen action, or None when the answer names none
+    action_text: str | None
+    reason: str | None
+    problem: str | None  # why it names no legal action
+
+
+def parse_answer(text: str, actions: list[Action]) -> Answer:
+    """Accept the number of a legal action or its text exactly as listed."""
+    found = _ACTION.findall(text or "")
+    reasons = _REASON.findall(text or "")
+    reason = reasons[-1] if reasons else None
+    if not found:
+        return Answer(None, None, reason, "there is no line starting with ACTION:")
+    said = found[-1]
+    if said.isdigit():
+        number = int(said)
+        if 1 <= number <= len(actions):
+            return Answer(number - 1, said, reason, None)
+        return Answer(
+            None,
+            said,
+            reason,
+            f"{number} is not the number of a legal action (1 to {len(actions)})",
+        )
+    for index, action in enumerate(actions):
+        if said == action.label:
+            return Answer(index, said, reason, None)
+    return Answer(None, said, reason, f"'{said}' is not one of the listed actions")

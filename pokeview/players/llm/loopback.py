@@ -1,0 +1,212 @@
+"""A stand-in model provider on loopback: real HTTP, OpenAI's streaming format, scripted answers.
+
+It lets pokeview be tried, demonstrated and tested with no API key and no network. It reads the
+legal actions from the last message and answers with one of them (chosen by a hash of the
+conversation, so the same conversation gets the same answer), streaming made-up reasoning first.
+It is not a model: games against it are labelled as such.
+
+The model id picks a behaviour, for tests:
+  loopback                  reasoning in `reasoning_content`, usage with cache figures
+  loopback-reasoning        reasoning in `reasoning`
+  loopback-think            reasoning inside <think>…</think> in the content
+  loopback-nousage          no usage reported
+  loopback-malformed-once   the first answer of each decision has no ACTION line
+  loopback-malformed        never an ACTION line
+  loopback-illegal          names action 99 first, then answers properly
+  loopback-switch-first     answers the first switch listed when there is one (to meet refusals)
+  loopback-429-once         HTTP 429 on the first request, then normal
+  loopback-stall            sends headers, then nothing
+  loopback-drop             drops the connection in the middle of the stream
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import re
+import threading
+from collections import Counter
+from typing import Any
+
+import orjson
+
+_ACTION_LINE = re.compile(r"^(\d+)\. (.+)$", re.MULTILINE)
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+class LoopbackModel:
+    def __init__(self, host: str = "127.0.0.1", port: int = 0) -> None:
+        self.host, self.port = host, port
+        self.server: asyncio.AbstractServer | None = None
+        self.calls: Counter[str] = Counter()
+        self.requests: list[dict[str, Any]] = []  # bodies received, for tests
+        self.headers: list[dict[str, str]] = []
+        self._seen: set[str] = set()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+    async def start(self) -> LoopbackModel:
+        self.server = await asyncio.start_server(self._serve, self.host, self.port)
+        self.port = self.server.sockets[0].getsockname()[1]
+        return self
+
+    async def stop(self) -> None:
+        if self.server:
+            self.server.close()
+            await self.server.wait_closed()
+
+    def start_in_thread(self) -> LoopbackModel:
+        """Serve from a background thread (for a CLI process that runs its own event loop)."""
+        ready = threading.Event()
+
+        def run() -> None:
+            loop = asyncio.new_event_loop()
+            loop.run_until_complete(self.start())
+            ready.set()
+            loop.run_forever()
+
+        threading.Thread(target=run, daemon=True, name="loopback-model").start()
+        ready.wait(10)
+        return self
+
+    # -- HTTP ----------------------------------------------------------------------------------
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            head = await reader.readuntil(b"\r\n\r\n")
+            lines = head.decode("latin-1").split("\r\n")
+            method, path, _ = lines[0].split(" ", 2)
+            pairs = (line.split(":", 1) for line in lines[1:] if ":" in line)
+            headers = {k.strip().lower(): v.strip() for k, v in pairs}
+            body = await reader.readexactly(int(headers.get("content-length", "0")))
+            if method != "POST" or not path.endswith("/chat/completions"):
+                await self._plain(writer, 404, b'{"error": "not found"}')
+                return
+            request = orjson.loads(body)
+            self.requests.append(request)
+            self.headers.append(headers)
+            await self._complete(writer, request)
+        except (asyncio.IncompleteReadError, ConnectionError, ValueError):
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                writer.close()
+
+    async def _plain(
+        self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
+    ) -> None:
+        reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests"}.get(code, "Error")
+        writer.write(
+            f"HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n".encode()
+            + body
+        )
+        await writer.drain()
+
+    async def _chunk(self, writer: asyncio.StreamWriter, payload: dict[str, Any] | str) -> None:
+        data = payload if isinstance(payload, str) else orjson.dumps(payload).decode()
+        event = f"data: {data}\n\n".encode()
+        writer.write(f"{len(event):x}\r\n".encode() + event + b"\r\n")
+        await writer.drain()
+
+    # -- the "model" ---------------------------------------------------------------------------
+
+    async def _complete(self, writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
+        model = request.get("model", "loopback")
+        self.calls[model] += 1
+        calls = self.calls[model]
+        messages = request.get("messages", [])
+        if model == "loopback-429-once" and calls == 1:
+            await self._plain(writer, 429, b'{"error": "slow down"}', "Retry-After: 0\r\n")
+            return
+        writer.write(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
+            b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        )
+        await writer.drain()
+        if model == "loopback-stall":
+            await asyncio.sleep(3600)
+            return
+        last = messages[-1]["content"] if messages else ""
+        actions = _ACTION_LINE.findall(last) or _last_actions(messages)
+        pick = self._pick(messages, actions, model)
+        reasons = [
+            f"I have {len(actions)} legal actions. ",
+            "Weighing the matchup on the board, ",
+            f"I will go with {pick[1] if pick else 'the first one'}.",
+        ]
+        answer_number = pick[0] if pick else "1"
+        opening = last.startswith(("BATTLE LOG", "NEW EVENTS", "Showdown refused"))
+        if model == "loopback-malformed" or (model == "loopback-malformed-once" and opening):
+            answer = "I think the best move is the strong one."
+        elif model == "loopback-illegal" and not last.startswith("Your answer"):
+            answer = "ACTION: 99\nREASON: Trying something that is not listed."
+        else:
+            answer = f"ACTION: {answer_number}\nREASON: It looks like the best option here."
+        base = {"id": "loopback", "object": "chat.completion.chunk", "model": model}
+        if model == "loopback-think":  # tags split across chunks, as real streams split them
+            text = "<think>" + "".join(reasons) + "</think>"
+            pieces = [text[:4], text[4:30], text[30:-3], text[-3:]]
+            deltas = [{"content": piece} for piece in pieces]
+        else:
+            field = "reasoning" if model == "loopback-reasoning" else "reasoning_content"
+            deltas = [{field: piece} for piece in reasons]
+        for delta in deltas:
+            await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
+            if model == "loopback-drop":
+                return  # the connection closes without the end of the stream
+        for part in (answer[: len(answer) // 2], answer[len(answer) // 2 :]):
+            await self._chunk(
+                writer, {**base, "choices": [{"index": 0, "delta": {"content": part}}]}
+            )
+        await self._chunk(
+            writer, {**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]}
+        )
+        if model != "loopback-nousage":
+            prompt = sum(_tokens(m.get("content", "")) for m in messages)
+            # Like a provider's prompt cache: the longest prefix sent before is read from cache.
+            contents = [m.get("content", "") for m in messages]
+            hit = max(
+                (k for k in range(1, len(contents)) if "\x00".join(contents[:k]) in self._seen),
+                default=0,
+            )
+            cached = sum(_tokens(c) for c in contents[:hit])
+            self._seen.add("\x00".join(contents))
+            reasoning = sum(_tokens(p) for p in reasons)
+            usage = {
+                "prompt_tokens": prompt,
+                "completion_tokens": reasoning + _tokens(answer),
+                "total_tokens": prompt + reasoning + _tokens(answer),
+                "prompt_tokens_details": {"cached_tokens": cached},
+                "completion_tokens_details": {"reasoning_tokens": reasoning},
+            }
+            await self._chunk(writer, {**base, "choices": [], "usage": usage})
+        await self._chunk(writer, "[DONE]")
+        writer.write(b"0\r\n\r\n")
+        await writer.drain()
+
+    def _pick(self, messages: list[dict[str, Any]], actions: list[tuple[str, str]], model: str):
+        if not actions:
+            return None
+        if model == "loopback-switch-first":
+            switches = [a for a in actions if a[1].startswith("switch ")]
+            if switches:
+                return switches[0]
+        moves = [a for a in actions if a[1].startswith("move ") and "Terastallize" not in a[1]]
+        options = moves or actions
+        digest = hashlib.sha256("".join(m.get("content", "") for m in messages).encode()).digest()
+        return options[digest[0] % len(options)]
+
+
+def _last_actions(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    for message in reversed(messages):
+        found = _ACTION_LINE.findall(message.get("content", ""))
+        if found and message.get("role") == "user":
+            return found
+    return []

@@ -1,0 +1,176 @@
+"""A language model as a player: one conversation per game, PokéBench's rules for answers.
+
+For each decision the player adds one message (the first message, a later message, or Showdown's
+refusal), streams the model's reasoning out as events, and reads the last ACTION/REASON lines.
+An answer naming no legal action gets a re-ask; after 3 of them a legal action is picked at random
+(seeded) and counted as a random pick. Provider failures are retried with backoff; when retries run
+out the decision falls back to a random pick counted as autopilot, with its reason. Every attempt
+is kept in the decision's record.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from typing import Any
+
+from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.llm import prompt
+from pokeview.players.llm.answer import parse_answer
+from pokeview.players.llm.config import ModelSpec
+from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
+from pokeview.players.llm.usage import Usage, cost
+
+MAX_INVALID_ANSWERS = 3
+FLUSH_SECONDS = 0.1  # reasoning deltas are coalesced into events at most this often
+
+
+class _Stream:
+    """Coalesces streamed text into events for live spectators."""
+
+    def __init__(self, ctx: DecisionContext, kind: str, attempt: int) -> None:
+        self.ctx, self.kind, self.attempt = ctx, kind, attempt
+        self.buffer: list[str] = []
+        self.last = time.monotonic()
+
+    def __call__(self, text: str) -> None:
+        self.buffer.append(text)
+        if time.monotonic() - self.last >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buffer and self.ctx.emit:
+            self.ctx.emit(
+                self.kind,
+                {"idx": self.ctx.index, "attempt": self.attempt, "delta": "".join(self.buffer)},
+            )
+        self.buffer = []
+        self.last = time.monotonic()
+
+
+class LLMPlayer:
+    kind = "llm"
+
+    def __init__(self, spec: ModelSpec, client: ChatClient | None = None) -> None:
+        self.spec = spec
+        self.name = f"llm:{spec.name}"
+        self.client = client or ChatClient(spec)
+        self.conversation: list[dict[str, str]] = []
+
+    def describe(self) -> dict[str, Any]:
+        return self.spec.describe()
+
+    async def close(self) -> None:
+        await self.client.aclose()
+
+    async def decide(self, ctx: DecisionContext) -> Decision:
+        added: list[dict[str, str]] = []
+        if not self.conversation:  # the system prompt is stored with the first decision
+            state = (ctx.updates[-1].get("state") or {}) if ctx.updates else {}
+            system = prompt.system_prompt(state.get("format") or "[Gen 9] Random Battle")
+            added.append({"role": "system", "content": system})
+        if ctx.refusal is None:
+            opening = prompt.decision_message(ctx.updates, ctx.index)
+        else:
+            opening = prompt.refusal_message(ctx.refusal, ctx.actions)
+        added.append({"role": "user", "content": opening})
+        self.conversation += added
+        attempts: list[dict[str, Any]] = []
+        invalid = 0
+        total_usage: Usage | None = None
+        while True:
+            completion, failure = await self._ask(ctx, len(attempts), attempts)
+            if completion is None:
+                index = random.Random(ctx.seed).randrange(len(ctx.actions))
+                return self._decision(
+                    ctx, index, "autopilot", added, attempts, total_usage, autopilot=failure
+                )
+            if completion.usage:
+                total_usage = (
+                    completion.usage if total_usage is None else total_usage + completion.usage
+                )
+            reply = {"role": "assistant", "content": completion.content}
+            self.conversation.append(reply)
+            added.append(reply)
+            answer = parse_answer(completion.content, ctx.actions)
+            attempts[-1].update(
+                action_text=answer.action_text, reason=answer.reason, problem=answer.problem
+            )
+            if answer.index is not None:
+                how = "answer" if invalid == 0 else "re-ask"
+                return self._decision(
+                    ctx, answer.index, how, added, attempts, total_usage, answer=answer
+                )
+            invalid += 1
+            if invalid >= MAX_INVALID_ANSWERS:
+                index = random.Random(ctx.seed).randrange(len(ctx.actions))
+                return self._decision(ctx, index, "random pick", added, attempts, total_usage)
+            again = {"role": "user", "content": prompt.reask_message(answer.problem or "")}
+            self.conversation.append(again)
+            added.append(again)
+
+    async def _ask(
+        self, ctx: DecisionContext, number: int, attempts: list[dict[str, Any]]
+    ) -> tuple[Completion | None, str | None]:
+        """One answer from the provider, retrying failures; (None, reason) when retries run out."""
+        retries = 0
+        while True:
+            reasoning = _Stream(ctx, "reasoning", number)
+            answer = _Stream(ctx, "answer", number)
+            try:
+                completion = await self.client.complete(self.conversation, reasoning, answer)
+            except ProviderError as exc:
+                reasoning.flush()
+                attempts.append(
+                    {"n": number, "status": "error", "error": str(exc), "retry": retries}
+                )
+                if ctx.emit:
+                    ctx.emit("attempt", {"idx": ctx.index, "attempt": number, "error": str(exc)})
+                if not exc.retryable or retries >= self.spec.max_retries:
+                    return None, str(exc)
+                delay = self.spec.retry_backoff * (2**retries)
+                if exc.retry_after is not None:
+                    delay = max(delay, min(exc.retry_after, 60.0))
+                retries += 1
+                await asyncio.sleep(delay)
+                continue
+            reasoning.flush()
+            answer.flush()
+            attempts.append(
+                {
+                    "n": number,
+                    "status": "ok",
+                    "retry": retries,
+                    "reasoning": completion.reasoning,
+                    "content": completion.content,
+                    "usage": completion.usage.to_json() if completion.usage else None,
+                    "cost": cost(completion.usage, self.spec.prices),
+                    "latency_ms": round(completion.latency_ms, 3),
+                    "first_token_ms": round(completion.first_token_ms or 0, 3),
+                    "model": completion.model,
+                    "finish_reason": completion.finish_reason,
+                }
+            )
+            return completion, None
+
+    def _decision(self, ctx, index, how, added, attempts, usage, answer=None, autopilot=None):
+        ok = [a for a in attempts if a["status"] == "ok"]
+        costs = [a["cost"] for a in ok]
+        known = bool(ok) and all(c is not None for c in costs)
+        last = ok[-1] if ok else {}
+        detail = {
+            "model": last.get("model") or self.spec.model,
+            "messages": added,
+            "reasoning": last.get("reasoning", ""),
+            "answer": last.get("content", ""),
+            "action_text": answer.action_text if answer else None,
+            "reason": answer.reason if answer else None,
+            "attempts": attempts,
+            "reasks": sum(1 for a in ok if a.get("problem")),
+            "usage": usage.to_json() if usage else None,
+            "cost": sum(costs) if known else None,
+            "autopilot": autopilot,
+            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in ok), 3),
+        }
+        return Decision(index, how=how, detail=detail)

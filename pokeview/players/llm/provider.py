@@ -1,0 +1,231 @@
+"""An OpenAI-compatible chat-completions client with streaming (server-sent events), on httpx.
+
+Reasoning arrives in the fields providers use (`reasoning_content`, `reasoning`, or inside
+<think>…</think> in the content); the answer is the rest of the content. Usage is read from the
+final chunk when the provider sends it. The API key goes in a header and nowhere else; any text
+that could carry it (an error body) is scrubbed before it is kept or shown.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+import orjson
+
+from pokeview.players.llm.config import ModelSpec
+from pokeview.players.llm.usage import Usage, parse_usage
+
+OnText = Callable[[str], None]
+
+
+@dataclass(slots=True)
+class Completion:
+    content: str
+    reasoning: str
+    usage: Usage | None
+    model: str | None
+    latency_ms: float
+    first_token_ms: float | None
+    finish_reason: str | None
+
+
+@dataclass(slots=True)
+class ProviderError(Exception):
+    kind: str  # timeout, rate-limit, server, connection, client, bad-response
+    message: str
+    retryable: bool
+    retry_after: float | None = None
+
+    def __str__(self) -> str:
+        return f"{self.kind}: {self.message}"
+
+
+@dataclass
+class _ThinkSplitter:
+    """Routes text between <think> and </think> to reasoning, across chunk boundaries."""
+
+    inside: bool = False
+    pending: str = ""
+    tags: tuple[str, str] = ("<think>", "</think>")
+
+    def feed(self, text: str) -> tuple[str, str]:
+        text = self.pending + text
+        self.pending = ""
+        content, reasoning = [], []
+        while text:
+            tag = self.tags[1] if self.inside else self.tags[0]
+            at = text.find(tag)
+            if at < 0:
+                # Keep a possible partial tag at the end for the next chunk.
+                keep = next((n for n in range(len(tag) - 1, 0, -1) if text.endswith(tag[:n])), 0)
+                body, self.pending = (text[:-keep], text[-keep:]) if keep else (text, "")
+                (reasoning if self.inside else content).append(body)
+                break
+            (reasoning if self.inside else content).append(text[:at])
+            text = text[at + len(tag) :]
+            self.inside = not self.inside
+        return "".join(content), "".join(reasoning)
+
+    def flush(self) -> tuple[str, str]:
+        rest, self.pending = self.pending, ""
+        return ("", rest) if self.inside else (rest, "")
+
+
+@dataclass
+class ChatClient:
+    spec: ModelSpec
+    http: httpx.AsyncClient | None = None
+    _own: bool = field(default=False, init=False)
+
+    def _client(self) -> httpx.AsyncClient:
+        if self.http is None:
+            self.http = httpx.AsyncClient(
+                timeout=httpx.Timeout(
+                    connect=self.spec.timeout("connect"),
+                    read=self.spec.timeout("first_token"),
+                    write=30.0,
+                    pool=30.0,
+                )
+            )
+            self._own = True
+        return self.http
+
+    async def aclose(self) -> None:
+        if self._own and self.http is not None:
+            await self.http.aclose()
+            self.http = None
+
+    def body(self, messages: list[dict[str, str]]) -> dict[str, Any]:
+        body: dict[str, Any] = {
+            "model": self.spec.model,
+            "messages": messages,
+            "stream": True,
+            "stream_options": {"include_usage": True},
+        }
+        if self.spec.reasoning_effort:
+            body["reasoning_effort"] = self.spec.reasoning_effort
+        body.update(self.spec.extra_body)
+        return body
+
+    async def complete(
+        self,
+        messages: list[dict[str, str]],
+        on_reasoning: OnText | None = None,
+        on_content: OnText | None = None,
+    ) -> Completion:
+        key = self.spec.api_key()
+        headers = {"Accept": "text/event-stream"}
+        if key:
+            headers["Authorization"] = f"Bearer {key}"
+        started = time.perf_counter()
+        try:
+            async with asyncio.timeout(self.spec.timeout("total")):
+                return await self._stream(messages, headers, started, on_reasoning, on_content)
+        except TimeoutError:
+            raise ProviderError(
+                "timeout", f"no complete answer in {self.spec.timeout('total'):g} s", True
+            ) from None
+        except httpx.TimeoutException as exc:
+            raise ProviderError(
+                "timeout", f"{type(exc).__name__} after waiting for the provider", True
+            ) from None
+        except (httpx.TransportError, httpx.StreamError) as exc:
+            raise ProviderError(
+                "connection", _scrub(f"{type(exc).__name__}: {exc}", key), True
+            ) from None
+
+    async def _stream(self, messages, headers, started, on_reasoning, on_content) -> Completion:
+        url = f"{self.spec.base_url}/chat/completions"
+        async with self._client().stream(
+            "POST", url, json=self.body(messages), headers=headers
+        ) as resp:
+            if resp.status_code != 200:
+                raw = (await resp.aread()).decode(errors="replace")
+                raise _http_error(resp, _scrub(raw, self._key_or_none()))
+            content, reasoning = [], []
+            splitter = _ThinkSplitter()
+            usage: Usage | None = None
+            model = finish = None
+            first_token: float | None = None
+            async for line in resp.aiter_lines():
+                if not line.startswith("data:"):
+                    continue
+                data = line[5:].strip()
+                if data == "[DONE]":
+                    break
+                try:
+                    chunk = orjson.loads(data)
+                except orjson.JSONDecodeError:
+                    raise ProviderError(
+                        "bad-response", f"not JSON in the stream: {data[:80]!r}", True
+                    ) from None
+                if chunk.get("error"):
+                    raise ProviderError(
+                        "server", _scrub(str(chunk["error"])[:300], self._key_or_none()), True
+                    )
+                model = chunk.get("model") or model
+                if chunk.get("usage"):
+                    usage = parse_usage(chunk["usage"])
+                for choice in chunk.get("choices") or ():
+                    delta = choice.get("delta") or {}
+                    finish = choice.get("finish_reason") or finish
+                    think = delta.get("reasoning_content") or delta.get("reasoning") or ""
+                    if not isinstance(think, str):
+                        think = ""
+                    said, more_think = splitter.feed(delta.get("content") or "")
+                    think += more_think
+                    if (think or said) and first_token is None:
+                        first_token = (time.perf_counter() - started) * 1000
+                    if think:
+                        reasoning.append(think)
+                        if on_reasoning:
+                            on_reasoning(think)
+                    if said:
+                        content.append(said)
+                        if on_content:
+                            on_content(said)
+            said, think = splitter.flush()
+            content.append(said)
+            reasoning.append(think)
+            if first_token is None:
+                raise ProviderError("bad-response", "the stream ended without an answer", True)
+            return Completion(
+                content="".join(content).strip(),
+                reasoning="".join(reasoning),
+                usage=usage,
+                model=model,
+                latency_ms=(time.perf_counter() - started) * 1000,
+                first_token_ms=first_token,
+                finish_reason=finish,
+            )
+
+    def _key_or_none(self) -> str | None:
+        try:
+            return self.spec.api_key()
+        except Exception:
+            return None
+
+
+def _scrub(text: str, key: str | None) -> str:
+    return text.replace(key, "***") if key else text
+
+
+def _http_error(resp: httpx.Response, body: str) -> ProviderError:
+    code = resp.status_code
+    detail = f"HTTP {code}: {body.strip()[:300]}"
+    retry_after = None
+    if "retry-after" in resp.headers:
+        try:
+            retry_after = float(resp.headers["retry-after"])
+        except ValueError:
+            retry_after = None
+    if code == 429:
+        return ProviderError("rate-limit", detail, True, retry_after)
+    if code >= 500:
+        return ProviderError("server", detail, True, retry_after)
+    return ProviderError("client", detail, False)

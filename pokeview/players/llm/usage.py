@@ -1,0 +1,74 @@
+"""Token usage as providers report it, and its cost at the players file's prices."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(slots=True)
+class Usage:
+    input: int = 0  # all input tokens, cached ones included
+    cached_input: int = 0
+    cache_write: int = 0
+    output: int = 0  # reasoning included, as providers bill it
+    reasoning: int = 0
+
+    def __add__(self, other: Usage) -> Usage:
+        return Usage(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+
+    def to_json(self) -> dict[str, int]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> Usage | None:
+        return cls(**data) if data else None
+
+
+def astuple(u: Usage) -> tuple[int, ...]:
+    return (u.input, u.cached_input, u.cache_write, u.output, u.reasoning)
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) else 0
+
+
+def parse_usage(raw: dict[str, Any] | None) -> Usage | None:
+    """OpenAI's usage object and the common variants (Anthropic- and DeepSeek-style fields)."""
+    if not raw:
+        return None
+    prompt = _int(raw.get("prompt_tokens") or raw.get("input_tokens"))
+    details = raw.get("prompt_tokens_details") or raw.get("input_tokens_details") or {}
+    cached = _int(details.get("cached_tokens"))
+    cached = (
+        cached
+        or _int(raw.get("cache_read_input_tokens"))
+        or _int(raw.get("prompt_cache_hit_tokens"))
+    )
+    write = _int(details.get("cache_write_tokens")) or _int(raw.get("cache_creation_input_tokens"))
+    if "cache_read_input_tokens" in raw and "prompt_tokens" not in raw:
+        prompt += cached + write  # Anthropic counts cache reads and writes outside input_tokens
+    output = _int(raw.get("completion_tokens") or raw.get("output_tokens"))
+    out_details = raw.get("completion_tokens_details") or raw.get("output_tokens_details") or {}
+    reasoning = _int(out_details.get("reasoning_tokens"))
+    return Usage(prompt, cached, write, output, reasoning)
+
+
+def cost(usage: Usage | None, prices: dict[str, float]) -> float | None:
+    """USD, or None when unknown: no usage, or a price needed for it is missing (never 0)."""
+    if usage is None:
+        return None
+    parts = [
+        ("input", usage.input - usage.cached_input - usage.cache_write),
+        ("cached_input", usage.cached_input),
+        ("cache_write", usage.cache_write),
+        ("output", usage.output),
+    ]
+    total = 0.0
+    for key, tokens in parts:
+        if tokens <= 0:
+            continue
+        if key not in prices:
+            return None
+        total += tokens * prices[key] / 1_000_000
+    return total

@@ -1,0 +1,229 @@
+"""Model players against a real HTTP server on loopback that speaks OpenAI's streaming format."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokeview.battle.actions import Action
+from pokeview.errors import PokeviewError
+from pokeview.players import make_player
+from pokeview.players.base import Decision
+from pokeview.players.llm import prompt
+from pokeview.players.llm.answer import parse_answer
+from pokeview.players.llm.config import ModelSpec, load_players
+from pokeview.players.llm.provider import ChatClient, ProviderError
+from pokeview.players.llm.record import side_updates
+from pokeview.players.llm.usage import Usage, cost
+from tests.conftest import write_players
+from tests.test_games import game
+
+PRICES = {"input": 3.0, "cached_input": 0.3, "output": 15.0}
+FAST = {"connect": 2, "first_token": 0.5, "total": 5}
+
+
+def spec(loopback, model="loopback", **kw) -> ModelSpec:
+    return ModelSpec(
+        name=model,
+        base_url=loopback.base_url,
+        model=model,
+        prices=kw.pop("prices", PRICES),
+        timeouts=kw.pop("timeouts", FAST),
+        max_retries=kw.pop("max_retries", 2),
+        retry_backoff=0.01,
+        **kw,
+    )
+
+
+def llm(loopback, model="loopback", **kw):
+    from pokeview.players.llm.player import LLMPlayer
+
+    return LLMPlayer(spec(loopback, model, **kw))
+
+
+ACTIONS = [Action("move Tackle", "move 1", "move"), Action("switch Pikachu", "switch 2", "switch")]
+
+
+def test_answers_read_the_last_action_and_reason_lines():
+    assert parse_answer("ACTION: 1\nREASON: a\nACTION: 2\nREASON: b", ACTIONS).index == 1
+    assert parse_answer("ACTION: switch Pikachu\nREASON: safe", ACTIONS).reason == "safe"
+    assert parse_answer("ACTION: 3", ACTIONS).problem.startswith("3 is not the number")
+    assert parse_answer("ACTION: Switch pikachu", ACTIONS).index is None
+    assert parse_answer("I attack", ACTIONS).problem == "there is no line starting with ACTION:"
+
+
+def test_cost_is_unknown_when_a_needed_price_is_missing_never_zero():
+    usage = Usage(input=1000, cached_input=400, output=200)
+    assert cost(usage, PRICES) == pytest.approx((600 * 3 + 400 * 0.3 + 200 * 15) / 1e6)
+    assert cost(usage, {"input": 3.0, "output": 15.0}) is None
+    assert cost(None, PRICES) is None
+    assert cost(Usage(input=10, output=5), {}) is None
+
+
+@pytest.mark.parametrize("model", ["loopback", "loopback-reasoning", "loopback-think"])
+async def test_reasoning_streams_from_each_field(loopback, model):
+    streamed: list[str] = []
+    client = ChatClient(spec(loopback, model))
+    messages = [{"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Tackle\n2. move Growl"}]
+    done = await client.complete(messages, on_reasoning=streamed.append)
+    await client.aclose()
+    assert done.reasoning.startswith("I have 2 legal actions.") and len(streamed) >= 2
+    assert "".join(streamed) == done.reasoning
+    assert done.content.startswith("ACTION: ") and "<think>" not in done.content
+    assert "think>" not in done.reasoning
+
+
+async def test_usage_with_cache_figures_and_without_usage(loopback):
+    client = ChatClient(spec(loopback))
+    first = [{"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Tackle"}]
+    a = await client.complete(first)
+    b = await client.complete(
+        [
+            *first,
+            {"role": "assistant", "content": a.content},
+            {"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Growl"},
+        ]
+    )
+    assert a.usage.cached_input == 0 and b.usage.cached_input > 0
+    assert b.usage.reasoning > 0 and b.usage.output > b.usage.reasoning
+    bare = await ChatClient(spec(loopback, "loopback-nousage")).complete(first)
+    assert bare.usage is None and cost(bare.usage, PRICES) is None
+
+
+async def test_stall_times_out_and_a_drop_is_a_connection_error(loopback):
+    with pytest.raises(ProviderError) as stall:
+        await ChatClient(spec(loopback, "loopback-stall")).complete(
+            [{"role": "user", "content": "x"}]
+        )
+    assert stall.value.kind == "timeout" and stall.value.retryable
+    with pytest.raises(ProviderError) as drop:
+        await ChatClient(spec(loopback, "loopback-drop")).complete(
+            [{"role": "user", "content": "x"}]
+        )
+    assert drop.value.kind == "connection" and drop.value.retryable
+
+
+async def test_a_model_game_is_recorded_and_re_renders_byte_for_byte(bridge, store, loopback):
+    result = await game(bridge, store, llm(loopback), "max-damage", text="model-game")
+    assert result.status == "finished"
+    decisions = store.decisions(result.game_id, "p1")
+    updates = side_updates(store, result.game_id, "p1")
+    assert decisions[0].detail["messages"][0] == {
+        "role": "system",
+        "content": prompt.system_prompt(),
+    }
+    for d in decisions:
+        stored = [m for m in d.detail["messages"] if m["role"] == "user"][0]["content"]
+        assert stored == prompt.decision_message(updates, d.idx)
+        assert (
+            d.how == "answer" and d.detail["reasoning"] and d.detail["answer"].startswith("ACTION:")
+        )
+        assert d.detail["usage"]["output"] > 0 and d.detail["model"] == "loopback"
+        expected = cost(Usage(**d.detail["usage"]), PRICES)
+        assert d.detail["cost"] == pytest.approx(expected)
+    # The conversation keeps the model's own answers, and nothing earlier changes.
+    sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
+    kept = [m for d in decisions for m in d.detail["messages"]]
+    assert sent == kept[: len(sent)]
+    assert any(e.kind == "reasoning" for e in store.events(result.game_id))
+
+
+async def test_a_malformed_answer_is_asked_again(bridge, store, loopback):
+    result = await game(
+        bridge,
+        store,
+        llm(loopback, "loopback-malformed-once"),
+        "random",
+        text="reask",
+        turn_limit=3,
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "re-ask" and first.detail["reasks"] == 1
+    roles = [m["role"] for m in first.detail["messages"]]
+    assert roles == ["system", "user", "assistant", "user", "assistant"]
+    assert first.detail["messages"][3]["content"].startswith(
+        "Your answer did not name a legal action"
+    )
+
+
+async def test_three_malformed_answers_give_a_random_pick(bridge, store, loopback):
+    result = await game(
+        bridge,
+        store,
+        llm(loopback, "loopback-malformed"),
+        "random",
+        text="randompick",
+        turn_limit=2,
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "random pick" and len(first.detail["attempts"]) == 3
+
+
+async def test_an_illegal_action_is_asked_again(bridge, store, loopback):
+    result = await game(
+        bridge, store, llm(loopback, "loopback-illegal"), "random", text="illegal", turn_limit=2
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "re-ask"
+    assert "99 is not the number of a legal action" in first.detail["messages"][3]["content"]
+
+
+async def test_a_429_is_retried_then_answered(bridge, store, loopback):
+    result = await game(
+        bridge, store, llm(loopback, "loopback-429-once"), "random", text="ratelimit", turn_limit=2
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "answer"
+    statuses = [a["status"] for a in first.detail["attempts"]]
+    assert statuses == ["error", "ok"] and "rate-limit" in first.detail["attempts"][0]["error"]
+
+
+@pytest.mark.parametrize(
+    "model,kind", [("loopback-stall", "timeout"), ("loopback-drop", "connection")]
+)
+async def test_provider_failures_fall_back_to_autopilot(bridge, store, loopback, model, kind):
+    result = await game(
+        bridge, store, llm(loopback, model, max_retries=1), "random", text=model, turn_limit=2
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "autopilot" and kind in first.detail["autopilot"]
+    assert len(first.detail["attempts"]) == 2  # the first try and one retry, each recorded
+    assert first.detail["cost"] is None
+
+
+async def test_a_refused_choice_goes_back_to_the_model_with_showdowns_message(
+    bridge, store, loopback
+):
+    model = llm(loopback)
+
+    class RefusedFirst:
+        kind, name = "llm", model.name
+
+        def describe(self):
+            return model.describe()
+
+        async def decide(self, ctx):
+            if ctx.index == 0 and ctx.refusal is None:
+                ctx.actions.append(Action("switch Nobody", "switch 9", "switch", slot=9))
+                return Decision(len(ctx.actions) - 1)
+            return await model.decide(ctx)
+
+    before = len(loopback.requests)
+    result = await game(bridge, store, RefusedFirst(), "random", text="refused", turn_limit=2)
+    asked = loopback.requests[before]["messages"][-1]["content"]
+    assert asked.startswith("Showdown refused that choice: [Invalid choice] Can't switch")
+    assert "YOUR LEGAL ACTIONS" in asked
+    assert store.decisions(result.game_id, "p1")[0].refusals[0]["choice"] == "switch 9"
+
+
+def test_players_file_errors_name_the_line_and_the_field(tmp_path):
+    broken = tmp_path / "broken.toml"
+    broken.write_text('[players.a]\nbase_url = "http://x"\nmodel = \n')
+    with pytest.raises(PokeviewError, match="line 3"):
+        load_players(broken)
+    unknown = write_players(
+        tmp_path / "unknown.toml", "http://x", a={"model": "m", "temprature": 1}
+    )
+    with pytest.raises(PokeviewError, match="unknown field 'temprature'"):
+        load_players(unknown)
+    with pytest.raises(PokeviewError, match="no model player 'zzz'"):
+        make_player("llm:zzz", unknown.with_name("none.toml"))

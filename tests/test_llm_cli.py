@@ -1,0 +1,130 @@
+"""Model players from the command line: keys never leak; `pokeview prompt` prints what was seen."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+
+from pokeview.players.llm.loopback import LoopbackModel
+from tests.conftest import write_players
+from tests.test_cli import one_clear_line, pokeview
+
+KEY = "sk-planted-7f3a9c1e-do-not-leak"
+
+
+def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
+    server = LoopbackModel().start_in_thread()  # its own thread: the CLI runs in another process
+    players = write_players(
+        tmp_path / "players.toml",
+        server.base_url,
+        tester={
+            "model": "loopback",
+            "api_key_env": "LOOPBACK_KEY",
+            "prices": {"input": 3.0, "cached_input": 0.3, "output": 15.0},
+        },
+        free={"model": "loopback"},
+    )
+    db = tmp_path / "g.db"
+    env = {"LOOPBACK_KEY": KEY, "POKEVIEW_PLAYERS": str(players)}
+    run = pokeview(
+        "battle", "--p1", "llm:tester", "--p2", "heuristic", "--seed", "k", "--db", str(db), env=env
+    )
+    assert run.returncode == 0, run.stderr
+    assert any(h.get("authorization") == f"Bearer {KEY}" for h in server.headers)  # it was sent
+    listing = pokeview("players", env=env)
+    assert "llm:tester" in listing.stdout and "$LOOPBACK_KEY set" in listing.stdout
+
+    text = pokeview("prompt", "1", "--turn", "2", "--side", "p1", "--db", str(db), env=env)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.startswith("━━ system\nYou are a player in a Pokémon battle")
+    assert "━━ user · decision 1, turn 1\nBATTLE LOG\n" in text.stdout
+    assert "━━ assistant · decision 1, turn 1\nACTION: " in text.stdout
+    # It ends with the decision at turn 2: its message, then the model's answer to it.
+    last_user = text.stdout.rindex("━━ user · decision 2, turn 2\nNEW EVENTS\n")
+    assert "━━ assistant · decision 2, turn 2\nACTION: " in text.stdout[last_user:]
+    assert "decision 3" not in text.stdout
+    as_json = json.loads(
+        pokeview("prompt", "1", "--turn", "2", "--json", "--db", str(db), env=env).stdout
+    )
+    assert as_json[0]["role"] == "system" and as_json[-1]["role"] == "assistant"
+    assert as_json[-2]["content"].endswith("Answer with only the ACTION line and the REASON line.")
+
+    bot_side = pokeview("prompt", "1", "--turn", "1", "--side", "p2", "--db", str(db), env=env)
+    assert bot_side.returncode == 0 and "chosen by heuristic; no model answered" in bot_side.stdout
+
+    everything = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+    outputs = run.stdout + run.stderr + text.stdout + listing.stdout + bot_side.stdout
+    assert KEY.encode() not in everything and KEY not in outputs
+    with sqlite3.connect(db) as conn:
+        dump = "\n".join(conn.iterdump())
+    assert KEY not in dump and "LOOPBACK_KEY" in dump  # the variable's name only
+
+    # Costs: per decision from the server's usage at the file's prices; unknown without prices.
+    with sqlite3.connect(db) as conn:
+        details = [
+            json.loads(r[0])
+            for r in conn.execute("select detail from decisions where game_id = 1 and side = 'p1'")
+        ]
+    for d in details:
+        u = d["usage"]
+        expected = (
+            (u["input"] - u["cached_input"]) * 3.0 + u["cached_input"] * 0.3 + u["output"] * 15.0
+        ) / 1e6
+        assert abs(d["cost"] - expected) < 1e-12
+    free = pokeview(
+        "battle",
+        "--p1",
+        "llm:free",
+        "--p2",
+        "random",
+        "--seed",
+        "k",
+        "--turn-limit",
+        "3",
+        "--db",
+        str(db),
+        env=env,
+    )
+    assert free.returncode == 0, free.stderr
+    with sqlite3.connect(db) as conn:
+        costs = [
+            json.loads(r[0])["cost"]
+            for r in conn.execute("select detail from decisions where game_id = 2 and side = 'p1'")
+        ]
+    assert costs and all(c is None for c in costs)
+
+
+def test_prompt_errors_are_one_clear_line(tmp_path):
+    db = str(tmp_path / "x.db")
+    assert "no game 7" in one_clear_line(pokeview("prompt", "7", "--turn", "1", "--db", db))
+    run = pokeview(
+        "battle", "--p1", "random", "--p2", "random", "--seed", "p", "--turn-limit", "4", "--db", db
+    )
+    assert run.returncode == 0
+    line = one_clear_line(pokeview("prompt", "1", "--turn", "40", "--db", db))
+    assert "no decision at turn 40" in line and "lasted 4 turns" in line
+
+
+def test_missing_key_and_broken_players_file_are_one_clear_line(tmp_path):
+    players = write_players(
+        tmp_path / "p.toml",
+        "http://127.0.0.1:9/v1",
+        keyed={"model": "m", "api_key_env": "POKEVIEW_TEST_UNSET_KEY"},
+    )
+    line = one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "llm:keyed",
+            "--p2",
+            "random",
+            "--players",
+            str(players),
+            "--db",
+            str(tmp_path / "x.db"),
+        )
+    )
+    assert "$POKEVIEW_TEST_UNSET_KEY, which is not set" in line
+    players.write_text("[players.x\nmodel = 1\n")
+    line = one_clear_line(pokeview("players", "--players", str(players)))
+    assert "line 1" in line
