@@ -227,3 +227,28 @@ def test_players_file_errors_name_the_line_and_the_field(tmp_path):
         load_players(unknown)
     with pytest.raises(PokeviewError, match="no model player 'zzz'"):
         make_player("llm:zzz", unknown.with_name("none.toml"))
+
+
+async def test_team_preview_asks_for_the_lead_in_the_same_style(bridge, store, loopback, data_dir):
+    team = (data_dir / "gen9ou-team.txt").read_text()
+    result = await game(
+        bridge,
+        store,
+        llm(loopback),
+        "random",
+        format="gen9ou",
+        teams={"p1": team, "p2": team},
+        text="lead",
+        turn_limit=3,
+    )
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.turn == 0 and first.choice.startswith("team ")
+    message = first.detail["messages"][1]["content"]
+    assert message.startswith(
+        f"BATTLE LOG\n{prompt.TEAM_PREVIEW_LOG}\n\nCURRENT STATE (team preview)\n"
+    )
+    assert "- Great Tusk [bench], Ground/Fighting, L100, HP 100%\n" in message
+    assert "1. lead Great Tusk\n" in message and message.endswith(prompt.CLOSING)
+    assert first.detail["messages"][0]["content"].startswith(
+        "You are a player in a Pokémon battle on Pokémon Showdown. The format is [Gen 9] OU, singles."
+    )

@@ -81,7 +81,12 @@ def decision_message(updates: list[dict[str, Any]], index: int) -> str:
 # -- the messages -------------------------------------------------------------------------------
 
 
+TEAM_PREVIEW_LOG = "Team preview: the battle starts when both players have chosen their lead."
+
+
 def first_message(words: list[str], state: dict[str, Any], actions: list[Action]) -> str:
+    if not words and state.get("turn", 0) == 0:
+        words = [TEAM_PREVIEW_LOG]  # Showdown's log has no words before the battle starts
     blocks = [
         "BATTLE LOG\n" + "\n".join(words),
         f"CURRENT STATE ({_when(state)})\n" + "\n".join(_team_full(state)),
@@ -168,6 +173,8 @@ def _own_hp(mon: dict[str, Any]) -> str:
 def _foe_hp(mon: dict[str, Any]) -> str:
     if mon.get("fainted"):
         return "fainted"
+    if not mon.get("maxhp"):  # seen only in team preview: every Pokémon starts at full HP
+        return "HP 100%"
     return f"HP {_pct(mon)}%{_status(mon)}"
 
 
