@@ -213,6 +213,76 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from pokeview.sim.client import Bridge
+    from pokeview.tournament.config import load_run_config
+    from pokeview.tournament.display import ProgressView
+    from pokeview.tournament.runner import run_tournament
+
+    config = load_run_config(args.config)
+    store = _store(args)
+
+    async def run() -> Any:
+        with ProgressView() as view:
+            async with Bridge() as bridge:
+                return await run_tournament(
+                    config,
+                    store=store,
+                    bridge=bridge,
+                    concurrency=args.concurrency,
+                    players_file=args.players,
+                    on_progress=view.update,
+                )
+
+    progress = asyncio.run(run())
+    store.close()
+    done = progress.done_before + progress.done
+    print(
+        f"run {config.name}: {done}/{progress.planned} games recorded "
+        f"({progress.done} now, {progress.failed} ended in errors); "
+        f"see `pokeview ratings {config.name}`"
+    )
+    return 0 if progress.failed == 0 else 1
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from pokeview.text import strip_control
+
+    store = _store(args)
+    rows = store.runs()
+    if not rows:
+        print(f"no runs in {store.path}")
+        return 0
+    for run, counts in rows:
+        done = counts.get("finished", 0) + counts.get("error", 0)
+        print(
+            strip_control(
+                f"{run.id:>4}  {run.name:<28} {run.state:<9} {done}/{run.planned or '?'} games"
+                f"  ({counts.get('error', 0)} errors, {counts.get('running', 0)} running)"
+                f"  started {run.created_at[:16].replace('T', ' ')}"
+            )
+        )
+    return 0
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from pokeview.ratings.summary import build_report
+
+    store = _store(args)
+    report = build_report(store, args.run)
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    from rich.console import Console
+
+    from pokeview.tournament.display import report_renderable
+
+    Console(width=max(Console().width, 140)).print(report_renderable(report))
+    return 0
+
+
 # -- parser -------------------------------------------------------------------------------------
 
 
@@ -279,6 +349,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--status", choices=["running", "finished", "error"], help="only games in this state"
     )
+
+    p = add("run", cmd_run, "play every game of a run config; start it again to resume")
+    p.add_argument("config", help="a run config, TOML or JSON (see examples/)")
+    p.add_argument(
+        "--concurrency", type=int, metavar="N", help="games at once (default: the config's, or 8)"
+    )
+    p.add_argument("--players", metavar="PATH", help=players_help)
+
+    p = add("runs", cmd_runs, "list runs and their progress")
+
+    p = add(
+        "ratings", cmd_ratings, "Bradley–Terry ratings with bootstrap intervals, and head to head"
+    )
+    p.add_argument("run", nargs="?", help="a run name or id (default: all games)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
 
     p = add("players", cmd_players, "list the model players in the players file")
     p.add_argument("--players", metavar="PATH", help=players_help)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sqlite_utils
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def create(db: sqlite_utils.Database) -> None:
@@ -13,7 +13,18 @@ def create(db: sqlite_utils.Database) -> None:
         {"name": str, "kind": str, "config": str, "first_seen": str}, pk="name", if_not_exists=True
     )
     db["runs"].create(
-        {"id": int, "name": str, "config": str, "header": str, "state": str, "created_at": str},
+        {
+            "id": int,
+            "name": str,
+            "config": str,
+            "header": str,
+            "state": str,
+            "created_at": str,
+            "config_hash": str,
+            "planned": int,
+            "pid": int,
+            "updated_at": str,
+        },
         pk="id",
         if_not_exists=True,
     )
@@ -74,6 +85,7 @@ def create(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     indexes = {
+        "runs": [["name"]],
         "games": [["run_id", "pair", "seat"], ["started_at"], ["status"], ["p1"], ["p2"]],
         "decisions": [["game_id", "side", "idx"]],
         "events": [["game_id", "id"]],
@@ -81,4 +93,20 @@ def create(db: sqlite_utils.Database) -> None:
     for table, columns_list in indexes.items():
         for columns in columns_list:
             db[table].create_index(columns, if_not_exists=True)
+    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+
+
+def migrate(db: sqlite_utils.Database, version: int) -> None:
+    """Bring an older database up to SCHEMA_VERSION, one step at a time."""
+    if version < 2:  # runs gained their config hash, planned count and runner pid
+        existing = set(db["runs"].columns_dict)
+        for column, kind in (
+            ("config_hash", str),
+            ("planned", int),
+            ("pid", int),
+            ("updated_at", str),
+        ):
+            if column not in existing:
+                db["runs"].add_column(column, kind)
+        db["runs"].create_index(["name"], if_not_exists=True)
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -79,6 +79,27 @@ class GameRow:
 
 
 @dataclass(slots=True)
+class RunRow:
+    id: int
+    name: str
+    config: dict[str, Any]
+    header: dict[str, Any] | None
+    state: str
+    created_at: str
+    config_hash: str | None
+    planned: int | None
+    pid: int | None
+    updated_at: str | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> RunRow:
+        data = dict(row)
+        data["config"] = loads(data["config"]) or {}
+        data["header"] = loads(data["header"])
+        return cls(**data)
+
+
+@dataclass(slots=True)
 class DecisionRow:
     id: int
     game_id: int
@@ -128,6 +149,9 @@ class Store:
             if version is None:
                 with conn:
                     schema.create(self.db)
+            elif version < schema.SCHEMA_VERSION:
+                with conn:
+                    schema.migrate(self.db, version)
             elif version > schema.SCHEMA_VERSION:
                 raise PokeviewError(
                     f"the database {path} is from a newer pokeview (schema {version}); "
@@ -259,6 +283,97 @@ class Store:
 
     def count_games(self) -> int:
         return int(self.conn.execute("select count(*) from games").fetchone()[0])
+
+    # -- runs --------------------------------------------------------------------------------
+
+    def run(self, name_or_id: str | int) -> RunRow:
+        row = self.conn.execute(
+            "select * from runs where name = ? or (cast(id as text) = ?)",
+            (str(name_or_id), str(name_or_id)),
+        ).fetchone()
+        if row is None:
+            raise PokeviewError(f"no run '{name_or_id}' in {self.path} (see `pokeview runs`)")
+        return RunRow.from_row(row)
+
+    def find_run(self, name: str) -> RunRow | None:
+        row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
+        return RunRow.from_row(row) if row else None
+
+    def create_run(self, name: str, config: dict[str, Any], config_hash: str, planned: int) -> int:
+        with self.conn:
+            cur = self.conn.execute(
+                "insert into runs (name, config, config_hash, planned, state, created_at, "
+                "updated_at) values (?, ?, ?, ?, 'new', ?, ?)",
+                (name, dumps(config), config_hash, planned, now(), now()),
+            )
+        return int(cur.lastrowid or 0)
+
+    def update_run(self, run_id: int, **fields: Any) -> None:
+        if "header" in fields:
+            fields["header"] = dumps(fields["header"])
+        fields["updated_at"] = now()
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        with self.conn:
+            self.conn.execute(f"update runs set {sets} where id = ?", (*fields.values(), run_id))
+
+    def runs(self) -> list[tuple[RunRow, dict[str, int]]]:
+        rows = self.conn.execute("select * from runs order by id desc").fetchall()
+        counts: dict[int, dict[str, int]] = {}
+        for run_id, status, n in self.conn.execute(
+            "select run_id, status, count(*) from games where run_id is not null "
+            "group by run_id, status"
+        ):
+            counts.setdefault(run_id, {})[status] = n
+        return [(RunRow.from_row(r), counts.get(r["id"], {})) for r in rows]
+
+    def run_games(self, run_id: int) -> list[tuple[int, int, str, str, str]]:
+        """(id, pair, p1, p2, status) of every game the run has recorded."""
+        return [
+            tuple(r)
+            for r in self.conn.execute(
+                "select id, pair, p1, p2, status from games where run_id = ? order by id", (run_id,)
+            )
+        ]
+
+    def rating_games(self, run_id: int | None = None) -> list[sqlite3.Row]:
+        """Finished games that count for ratings (harness errors and forks left out)."""
+        sql = (
+            "select id, run_id, pair, seat, p1, p2, winner from games "
+            "where status = 'finished' and coalesce(exclude_from_ratings, 0) = 0"
+        )
+        params: tuple[Any, ...] = ()
+        if run_id is not None:
+            sql += " and run_id = ?"
+            params = (run_id,)
+        # A canonical order (not by id, which follows finishing order): the same games always
+        # give the same bootstrap draws, however often the runner was interrupted.
+        order = " order by coalesce(run_id, 0), coalesce(pair, id), seat, p1, p2, id"
+        return self.conn.execute(sql + order, params).fetchall()
+
+    def error_games(self, run_id: int | None = None) -> int:
+        sql = "select count(*) from games where status = 'error'"
+        if run_id is not None:
+            return int(self.conn.execute(sql + " and run_id = ?", (run_id,)).fetchone()[0])
+        return int(self.conn.execute(sql).fetchone()[0])
+
+    def game_cost(self, game_id: int) -> float | None:
+        """USD both sides' models cost in one game; None when any of it is unknown or no model."""
+        rows = self.conn.execute(
+            "select json_extract(detail, '$.cost') from decisions where game_id = ? "
+            "and json_extract(detail, '$.model') is not null",
+            (game_id,),
+        ).fetchall()
+        if not rows or any(r[0] is None for r in rows):
+            return None
+        return float(sum(r[0] for r in rows))
+
+    def game_has_model(self, game_id: int) -> bool:
+        row = self.conn.execute(
+            "select 1 from games where id = ? and (json_extract(p1_config, '$.kind') = 'llm' "
+            "or json_extract(p2_config, '$.kind') = 'llm')",
+            (game_id,),
+        ).fetchone()
+        return row is not None
 
     # -- decisions and events ----------------------------------------------------------------
 

@@ -1,0 +1,1 @@
+"""Bradley–Terry ratings on the Elo scale, bootstrap intervals, Wilson intervals, summaries."""

@@ -1,0 +1,99 @@
+"""Bradley–Terry on the Elo scale, fitted to all games at once (PokéBench, section 5).
+
+P(A beats B) = 1 / (1 + 10^((R_B - R_A) / 400)); a tie counts half a win for each side. A weak
+Gaussian prior (one standard deviation of 800 points around the average) keeps a rating finite
+when a player wins or loses every game. The fit works on aggregated score matrices, so its cost
+depends on the number of players, not of games; the bootstrap fits all samples at once.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.sparse as sp
+
+SCALE = 400 / math.log(10)  # Elo points per unit of log-odds
+PRIOR_SD = 800.0
+BOOTSTRAP_SAMPLES = 200
+
+
+def fit(scores: np.ndarray, prior_sd: float = PRIOR_SD, iterations: int = 50) -> np.ndarray:
+    """Ratings (mean 0) from score matrices.
+
+    `scores` is (k, k) or a batch (b, k, k): scores[..., i, j] is what i scored against j
+    (1 per win, 0.5 per tie). Newton's method on the penalised log-likelihood.
+    """
+    batch = scores if scores.ndim == 3 else scores[None]
+    b, k, _ = batch.shape
+    games = batch + batch.transpose(0, 2, 1)
+    r = np.zeros((b, k))
+    eye = np.eye(k)
+    for _ in range(iterations):
+        diff = (r[:, :, None] - r[:, None, :]) / SCALE
+        p = 1 / (1 + np.exp(-diff))  # p[i, j]: chance that i beats j
+        grad = (batch - games * p).sum(axis=2) / SCALE - r / prior_sd**2
+        w = games * p * (1 - p) / SCALE**2
+        hess = w - eye * w.sum(axis=2)[:, :, None] - eye / prior_sd**2
+        step = np.linalg.solve(hess, grad[:, :, None])[:, :, 0]
+        r = r - step
+        if np.abs(step).max() < 1e-9:
+            break
+    return r if scores.ndim == 3 else r[0]
+
+
+def score_matrix(k: int, i: np.ndarray, j: np.ndarray, score: np.ndarray) -> np.ndarray:
+    """Games (p1 index i, p2 index j, p1's score) into a (k, k) score matrix."""
+    m = np.zeros((k, k))
+    np.add.at(m, (i, j), score)
+    np.add.at(m, (j, i), 1 - score)
+    return m
+
+
+def bootstrap(
+    k: int,
+    i: np.ndarray,
+    j: np.ndarray,
+    score: np.ndarray,
+    unit: np.ndarray,
+    samples: int = BOOTSTRAP_SAMPLES,
+    seed: int = 0,
+    prior_sd: float = PRIOR_SD,
+) -> np.ndarray:
+    """Ratings of `samples` resamples of whole units (mirror pairs), shape (samples, k).
+
+    Each sample draws as many units as there are, with repeats; a unit's games come together,
+    since the two games of a mirror pair share their luck.
+    """
+    units = int(unit.max()) + 1 if len(unit) else 0
+    if units == 0:
+        return np.zeros((samples, k))
+    flat_ij = i * k + j
+    flat_ji = j * k + i
+    # (units, k*k): each unit's contribution to the score matrix.
+    contrib = sp.csr_matrix(
+        (
+            np.concatenate([score, 1 - score]),
+            (np.concatenate([unit, unit]), np.concatenate([flat_ij, flat_ji])),
+        ),
+        shape=(units, k * k),
+    )
+    rng = np.random.default_rng(seed)
+    draws = rng.integers(0, units, size=(samples, units))
+    counts = sp.csr_matrix(
+        (np.ones(draws.size), (np.repeat(np.arange(samples), units), draws.ravel())),
+        shape=(samples, units),
+    )
+    matrices = (counts @ contrib).toarray().reshape(samples, k, k)
+    return fit(matrices, prior_sd)
+
+
+def wilson(successes: float, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """Wilson score 95% interval for a proportion (ties counted as half a success)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))

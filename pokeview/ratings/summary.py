@@ -1,0 +1,218 @@
+"""The ratings report of one run or of all games: ratings with intervals, win rates, head to
+head, and per-player cost, tokens and reliability. Computed from the record, headless."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from pokeview.ratings.bradley_terry import bootstrap, fit, score_matrix, wilson
+from pokeview.store.store import Store
+
+ANCHOR = "max-damage"
+PROVISIONAL_UNDER = 16
+
+
+@dataclass
+class PlayerLine:
+    name: str
+    rating: float
+    low: float
+    high: float
+    games: int
+    wins: int
+    losses: int
+    ties: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    provisional: bool
+    decisions: int = 0
+    cost_per_game: float | None = None  # USD; None when unknown or no model
+    output_tokens_per_decision: float | None = None
+    ms_per_decision: float | None = None
+    reask_rate: float | None = None
+    random_pick_rate: float | None = None
+    autopilot_rate: float | None = None
+
+
+@dataclass
+class Report:
+    scope: str  # "run NAME" or "all games"
+    header: dict[str, Any] | None
+    anchor: str | None
+    anchor_note: str
+    players: list[PlayerLine]
+    head_to_head: dict[str, dict[str, list[float]]]  # [row][col] = [row's score, games]
+    games: int
+    excluded_errors: int
+    samples: int
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def _bot_names(store: Store, names: list[str]) -> list[str]:
+    kinds = dict(store.conn.execute("select name, kind from players").fetchall())
+    return [n for n in names if kinds.get(n) == "bot"]
+
+
+def build_report(store: Store, run: str | int | None = None, samples: int = 200) -> Report:
+    run_row = store.run(run) if run is not None else None
+    rows = store.rating_games(run_row.id if run_row else None)
+    names = sorted({r["p1"] for r in rows} | {r["p2"] for r in rows})
+    index = {n: x for x, n in enumerate(names)}
+    k = len(names)
+    i = np.array([index[r["p1"]] for r in rows], dtype=int)
+    j = np.array([index[r["p2"]] for r in rows], dtype=int)
+    score = np.array(
+        [1.0 if r["winner"] == "p1" else 0.0 if r["winner"] == "p2" else 0.5 for r in rows]
+    )
+    # Bootstrap units: the two games of a mirror pair (same run, pair and players) go together.
+    unit_keys: dict[tuple[Any, ...], int] = {}
+    unit = np.array(
+        [
+            unit_keys.setdefault(
+                (r["run_id"], r["pair"], *sorted((r["p1"], r["p2"])))
+                if r["run_id"] is not None
+                else ("game", r["id"]),
+                len(unit_keys),
+            )
+            for r in rows
+        ],
+        dtype=int,
+    )
+    anchor, note = _anchor(store, names)
+    if k == 0:
+        return Report(
+            _scope(run_row),
+            run_row.header if run_row else None,
+            anchor,
+            note,
+            [],
+            {},
+            0,
+            store.error_games(run_row.id if run_row else None),
+            0,
+        )
+    ratings = fit(score_matrix(k, i, j, score))
+    boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
+    shift = 1000 - ratings[index[anchor]]
+    ratings = ratings + shift
+    boot = boot - boot[:, [index[anchor]]] + 1000  # each sample shifted by its own anchor
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    lines = []
+    for name, x in index.items():
+        mine = (i == x) | (j == x)
+        my_score = np.where(i == x, score, 1 - score)[mine]
+        wins, losses = int((my_score == 1).sum()), int((my_score == 0).sum())
+        ties = int((my_score == 0.5).sum())
+        n = int(mine.sum())
+        w_low, w_high = wilson(float(my_score.sum()), n)
+        lines.append(
+            PlayerLine(
+                name,
+                float(ratings[x]),
+                float(low[x]),
+                float(high[x]),
+                n,
+                wins,
+                losses,
+                ties,
+                float(my_score.mean()) if n else 0.0,
+                w_low,
+                w_high,
+                n < PROVISIONAL_UNDER,
+            )
+        )
+    _decision_stats(store, rows, lines)
+    lines.sort(key=lambda line: -line.rating)
+    head: dict[str, dict[str, list[float]]] = {a: {} for a in names}
+    for a_i, b_i, s in zip(i.tolist(), j.tolist(), score.tolist(), strict=True):
+        a, b = names[a_i], names[b_i]
+        head[a].setdefault(b, [0.0, 0])
+        head[b].setdefault(a, [0.0, 0])
+        head[a][b][0] += s
+        head[a][b][1] += 1
+        head[b][a][0] += 1 - s
+        head[b][a][1] += 1
+    return Report(
+        _scope(run_row),
+        run_row.header if run_row else None,
+        anchor,
+        note,
+        lines,
+        head,
+        len(rows),
+        store.error_games(run_row.id if run_row else None),
+        samples,
+    )
+
+
+def _scope(run_row: Any) -> str:
+    return f"run {run_row.name}" if run_row else "all games"
+
+
+def _anchor(store: Store, names: list[str]) -> tuple[str | None, str]:
+    if not names:
+        return None, "no games"
+    if ANCHOR in names:
+        return ANCHOR, "max-damage is fixed at 1000"
+    bots = _bot_names(store, names)
+    if bots:
+        return bots[0], f"max-damage did not play; {bots[0]} (the first bot) is fixed at 1000"
+    return names[0], f"no bot played; {names[0]} is fixed at 1000"
+
+
+def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> None:
+    """Cost, tokens, time and reliability per player, from their decisions in these games."""
+    if not rows:
+        return
+    by_name = {line.name: line for line in lines}
+    store.conn.execute("create temp table if not exists rated (id integer primary key)")
+    store.conn.execute("delete from rated")
+    store.conn.executemany("insert into rated values (?)", [(r["id"],) for r in rows])
+    query = """
+        select case d.side when 'p1' then g.p1 else g.p2 end as player,
+               count(*),
+               sum(json_extract(d.detail, '$.usage.output')),
+               sum(case when json_extract(d.detail, '$.usage') is not null then 1 else 0 end),
+               avg(coalesce(json_extract(d.detail, '$.model_latency_ms'), d.latency_ms)),
+               sum(case when json_extract(d.detail, '$.reasks') > 0 then 1 else 0 end),
+               sum(case when d.how = 'random pick' then 1 else 0 end),
+               sum(case when d.how = 'autopilot' then 1 else 0 end),
+               sum(json_extract(d.detail, '$.cost')),
+               sum(case when json_extract(d.detail, '$.model') is not null
+                         and json_extract(d.detail, '$.cost') is null then 1 else 0 end),
+               sum(case when json_extract(d.detail, '$.model') is not null then 1 else 0 end)
+        from decisions d join games g on g.id = d.game_id join rated on rated.id = g.id
+        group by player
+    """
+    for (
+        player,
+        n,
+        out,
+        with_usage,
+        ms,
+        reasks,
+        picks,
+        autopilot,
+        cost,
+        unknown,
+        model_decisions,
+    ) in store.conn.execute(query):
+        line = by_name.get(player)
+        if line is None:
+            continue
+        line.decisions = n
+        line.ms_per_decision = ms
+        if model_decisions:
+            line.output_tokens_per_decision = (out / with_usage) if with_usage else None
+            line.reask_rate = reasks / n
+            line.random_pick_rate = picks / n
+            line.autopilot_rate = autopilot / n
+            line.cost_per_game = None if unknown or cost is None else cost / line.games
+    store.conn.execute("delete from rated")

@@ -1,0 +1,1 @@
+"""Runs: configs, the schedule of mirror pairs, and the resumable runner."""

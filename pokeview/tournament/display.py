@@ -1,0 +1,181 @@
+"""How a run's progress and its ratings look in a terminal (Rich; no Textual)."""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import Any
+
+from rich.console import Console, Group
+from rich.live import Live
+from rich.table import Table
+from rich.text import Text
+
+from pokeview.ratings.summary import Report
+from pokeview.text import strip_control
+from pokeview.tournament.runner import Progress
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    seconds = int(seconds)
+    return (
+        f"{seconds // 3600}h{seconds // 60 % 60:02d}m"
+        if seconds >= 3600
+        else f"{seconds // 60}m{seconds % 60:02d}s"
+    )
+
+
+def progress_text(p: Progress) -> Text:
+    done = p.done_before + p.done
+    pct = 100 * done / p.planned if p.planned else 100
+    bar_width = 30
+    filled = int(bar_width * done / p.planned) if p.planned else bar_width
+    cost = f"${p.cost:.4f}" + ("+unknown" if p.cost_unknown else "")
+    left = "unknown" if p.cost_left is None else f"${p.cost_left:.4f}"
+    text = Text()
+    text.append("█" * filled, style="green")
+    text.append("░" * (bar_width - filled), style="dim")
+    text.append(f" {done}/{p.planned} games ({pct:.0f}%)  running {p.running}  ")
+    text.append(f"failed {p.failed}", style="red" if p.failed else "")
+    text.append(
+        f"  elapsed {_duration(time.monotonic() - p.started)}  left ~{_duration(p.eta_seconds)}"
+    )
+    text.append(f"  cost {cost}, ~{left} to go")
+    if p.last is not None:
+        last = p.last
+        text.append(
+            f"\nlast: game {last.game_id} {strip_control(last.players['p1'])} vs "
+            f"{strip_control(last.players['p2'])}: {last.status}"
+            + (
+                f", winner {strip_control(last.winner_name)} in {last.turns} turns"
+                if last.status == "finished"
+                else f" ({strip_control(last.error or '')[:80]})"
+            ),
+            style="dim",
+        )
+    return text
+
+
+class ProgressView:
+    """A live line on a terminal; a plain line every few seconds elsewhere (logs, CI)."""
+
+    def __init__(self, console: Console | None = None) -> None:
+        self.console = console or Console(stderr=True)
+        self.live: Live | None = None
+        self.last_plain = 0.0
+
+    def __enter__(self) -> ProgressView:
+        if self.console.is_terminal:
+            self.live = Live(Text("starting…"), console=self.console, refresh_per_second=4)
+            self.live.__enter__()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.live:
+            self.live.__exit__(*exc)
+
+    def update(self, p: Progress) -> None:
+        if self.live:
+            self.live.update(progress_text(p))
+        elif time.monotonic() - self.last_plain > 5 or p.remaining == 0:
+            self.last_plain = time.monotonic()
+            print(progress_text(p).plain.split("\n")[0], file=sys.stderr)
+
+
+def _money(value: float | None) -> str:
+    return "unknown" if value is None else f"${value:.4f}"
+
+
+def _rate(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.1f}%"
+
+
+def report_renderable(report: Report) -> Group:
+    parts: list[Any] = []
+    if report.header:
+        h = report.header
+        lines = [
+            f"pokeview {h.get('pokeview_version')} · Showdown {h.get('showdown_version')} · "
+            f"{h.get('format')} · turn limit {h.get('turn_limit')}",
+            f"seed text {h.get('seed_text')!r} · {h.get('pairs')} mirror pairs per matchup · "
+            f"config {str(h.get('config_hash'))[:12]}",
+        ]
+        if h.get("team_library"):
+            lines.append(
+                f"team library {h['team_library']} ({str(h.get('team_library_hash'))[:12]})"
+            )
+        for name, settings in (h.get("players") or {}).items():
+            shown = ", ".join(
+                f"{k}={v}"
+                for k, v in settings.items()
+                if k not in ("kind",) and v not in (None, {}, "")
+            )
+            lines.append(f"  {name}: {shown}")
+        parts.append(Text(strip_control("\n".join(lines)), style="dim"))
+    table = Table(
+        title=f"Bradley–Terry ratings, {report.scope}: {report.games} games", title_justify="left"
+    )
+    for col, justify in (
+        ("#", "right"),
+        ("player", "left"),
+        ("Elo", "right"),
+        ("95% interval", "left"),
+        ("games", "right"),
+        ("W-L-T", "right"),
+        ("win rate (95%)", "left"),
+        ("cost/game", "right"),
+        ("out tok/dec", "right"),
+        ("s/dec", "right"),
+        ("re-ask", "right"),
+        ("random", "right"),
+        ("autopilot", "right"),
+    ):
+        table.add_column(col, justify=justify)  # type: ignore[arg-type]
+    for n, line in enumerate(report.players, start=1):
+        name = Text(strip_control(line.name))
+        if line.provisional:
+            name.append(" (provisional)", style="yellow")
+        table.add_row(
+            str(n),
+            name,
+            f"{line.rating:.0f}",
+            f"{line.low:.0f} – {line.high:.0f}",
+            str(line.games),
+            f"{line.wins}-{line.losses}-{line.ties}",
+            f"{100 * line.win_rate:.1f}% ({100 * line.win_low:.0f}–{100 * line.win_high:.0f})",
+            "-" if line.reask_rate is None else _money(line.cost_per_game),
+            "-"
+            if line.output_tokens_per_decision is None
+            else f"{line.output_tokens_per_decision:.0f}",
+            "-" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f}",
+            _rate(line.reask_rate),
+            _rate(line.random_pick_rate),
+            _rate(line.autopilot_rate),
+        )
+    parts.append(table)
+    names = [line.name for line in report.players]
+    if len(names) > 1:
+        h2h = Table(title="head to head: row's score against column (games)", title_justify="left")
+        h2h.add_column("")
+        for name in names:
+            h2h.add_column(Text(strip_control(name)), justify="right")
+        for a in names:
+            cells = []
+            for b in names:
+                cell = report.head_to_head.get(a, {}).get(b)
+                cells.append(
+                    "" if a == b or not cell else f"{100 * cell[0] / cell[1]:.0f}% ({cell[1]})"
+                )
+            h2h.add_row(Text(strip_control(a)), *cells)
+        parts.append(h2h)
+    notes = [
+        f"Anchor: {report.anchor_note}. "
+        f"Intervals: {report.samples} bootstrap samples drawn by mirror pair."
+    ]
+    if report.excluded_errors:
+        notes.append(f"{report.excluded_errors} games that ended in a harness error are left out.")
+    notes.append("Provisional: fewer than 16 valid games.")
+    parts.append(Text(" ".join(notes), style="dim"))
+    return Group(*parts)

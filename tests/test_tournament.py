@@ -1,0 +1,160 @@
+"""Runs: configs, resumable runners that can be killed at any point, and the ratings they give."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from pokeview.errors import PokeviewError
+from pokeview.tournament.config import load_run_config
+from pokeview.tournament.schedule import plan
+from tests.test_cli import one_clear_line, pokeview
+
+CONFIG = """
+name = "kill-test"
+seed = "kill-test"
+pairs = 3
+players = ["random", "max-damage", "heuristic"]
+concurrency = 4
+"""
+
+
+def finished(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("select count(*) from games where status != 'running'").fetchone()[
+                0
+            ]
+    except sqlite3.Error:
+        return 0
+
+
+def games_by_key(db: Path) -> dict[tuple, str]:
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select pair, p1, p2, spectator_log, status from games").fetchall()
+    keys = [(pair, p1, p2) for pair, p1, p2, _, _ in rows]
+    assert len(keys) == len(set(keys)), "a game was recorded twice"
+    assert all(status == "finished" for *_, status in rows)
+    return {(pair, p1, p2): log for pair, p1, p2, log, _ in rows}
+
+
+def ratings(db: Path) -> list[tuple]:
+    report = json.loads(pokeview("ratings", "kill-test", "--json", "--db", str(db)).stdout)
+    return [
+        (p["name"], round(p["rating"], 6), round(p["low"], 6), round(p["high"], 6), p["games"])
+        for p in report["players"]
+    ]
+
+
+def test_config_plans_mirror_pairs_in_every_matchup(tmp_path):
+    path = tmp_path / "run.toml"
+    path.write_text(CONFIG)
+    config = load_run_config(path)
+    games = plan(config)
+    assert len(games) == 3 * 3 * 2
+    assert {(g.p1, g.p2) for g in games if g.pair == 0} == {
+        ("random", "max-damage"),
+        ("max-damage", "random"),
+        ("random", "heuristic"),
+        ("heuristic", "random"),
+        ("max-damage", "heuristic"),
+        ("heuristic", "max-damage"),
+    }
+
+
+@pytest.mark.parametrize(
+    "text,field",
+    [
+        ('name = "x"\nseed = "s"\npairs = 0\nplayers = ["random", "heuristic"]', "'pairs'"),
+        ('name = "x"\nseed = "s"\nplayers = ["random"]', "'players'"),
+        ('name = "x"\nplayers = ["random", "heuristic"]', "'seed'"),
+        (
+            'name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\nmatchups = [["random", "nobody"]]',
+            "'matchups'",
+        ),
+        ('name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\npair = 3', "'pair'"),
+        (
+            'name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\nteam_library = "missing.txt"',
+            "'team_library'",
+        ),
+    ],
+)
+def test_a_bad_config_names_the_field(tmp_path, text, field):
+    path = tmp_path / "bad.toml"
+    path.write_text(text)
+    with pytest.raises(PokeviewError, match=field):
+        load_run_config(path)
+    line = one_clear_line(pokeview("run", str(path), "--db", str(tmp_path / "x.db")))
+    assert field in line
+
+
+def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text(CONFIG)
+    whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
+    assert pokeview("run", str(config), "--db", str(whole)).returncode == 0
+
+    for at in (2, 8, 13):  # kill it after a few games, mid-run, and near the end
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pokeview", "run", str(config), "--db", str(killed)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=os.environ.copy(),
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 120
+        while finished(killed) < at and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)  # the runner and its Node bridge, without warning
+        proc.wait()
+    with sqlite3.connect(killed) as conn:
+        interrupted = conn.execute(
+            "select count(*) from games where status = 'running'"
+        ).fetchone()[0]
+    assert interrupted >= 1  # the kills really left games half-played
+    done = pokeview("run", str(config), "--db", str(killed))
+    assert done.returncode == 0, done.stderr
+    assert "18/18 games recorded" in done.stdout
+
+    a, b = games_by_key(whole), games_by_key(killed)
+    assert len(a) == len(b) == 18 and a == b  # each planned game once, byte-identical logs
+    assert ratings(whole) == ratings(killed)
+    again = pokeview("run", str(config), "--db", str(killed))
+    assert "(0 now" in again.stdout and len(games_by_key(killed)) == 18
+
+    runs = pokeview("runs", "--db", str(killed)).stdout
+    assert "kill-test" in runs and "finished" in runs and "18/18" in runs
+    printed = pokeview("ratings", "kill-test", "--db", str(killed)).stdout
+    assert "Showdown 0.11.11" in printed and "seed text 'kill-test'" in printed
+    assert printed.index("Showdown 0.11.11") < printed.index("Bradley–Terry ratings")
+
+
+def test_a_changed_config_under_the_same_name_is_refused(tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text(CONFIG.replace("pairs = 3", "pairs = 1"))
+    db = str(tmp_path / "x.db")
+    assert pokeview("run", str(config), "--db", db).returncode == 0
+    config.write_text(CONFIG.replace("pairs = 3", "pairs = 2"))
+    assert "different config" in one_clear_line(pokeview("run", str(config), "--db", db))
+
+
+def test_the_bots_order_heuristic_over_max_damage_over_random(tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text(CONFIG.replace("pairs = 3", "pairs = 8").replace("kill-test", "order"))
+    db = tmp_path / "order.db"
+    assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    report = json.loads(pokeview("ratings", "order", "--json", "--db", str(db)).stdout)
+    assert [p["name"] for p in report["players"]] == ["heuristic", "max-damage", "random"]
+    anchor = next(p for p in report["players"] if p["name"] == "max-damage")
+    assert anchor["rating"] == pytest.approx(1000) and anchor["low"] == anchor[
+        "high"
+    ] == pytest.approx(1000)
+    assert report["anchor"] == "max-damage" and report["samples"] == 200
