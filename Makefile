@@ -36,6 +36,7 @@ format: $(STAMP)
 check: lint test
 
 bench: setup
+	$(BIN)/python benchmarks/ratings.py
 	$(BIN)/python benchmarks/run.py
 
 clean:
