@@ -283,6 +283,50 @@ def cmd_ratings(args: argparse.Namespace) -> int:
     return 0
 
 
+def _database_file(args: argparse.Namespace) -> Path:
+    store = _store(args)  # opens (and creates or migrates) it, with a clear error if it cannot
+    path = store.path
+    store.close()
+    return path
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+
+    make_app(_database_file(args)).run()
+    return 0
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+
+    path = _database_file(args)
+    game = args.game
+    if game.endswith(".json") or Path(game).is_file():
+        from pokeview.exchange import import_json_into_scratch
+
+        path, game_id = import_json_into_scratch(Path(game))
+    else:
+        store = _store(args)
+        game_id = store.game(game).id  # an unknown id is one clear line, before any screen
+        store.close()
+    make_app(path, ("watch", game_id, args.side)).run()
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pokeview.exchange import export_game
+
+    store = _store(args)
+    text = export_game(store, args.game)
+    if args.output:
+        Path(args.output).write_text(text)
+        print(f"game {args.game} written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 # -- parser -------------------------------------------------------------------------------------
 
 
@@ -294,8 +338,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"pokeview {__version__}")
     db_help = "the SQLite database (default: POKEVIEW_DB or the user data directory)"
+    parser.add_argument("--db", metavar="PATH", help=db_help)
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", metavar="PATH", help=db_help)
+    # SUPPRESS: `pokeview --db X games` and `pokeview games --db X` both work.
+    common.add_argument("--db", metavar="PATH", help=db_help, default=argparse.SUPPRESS)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     def add(
@@ -365,6 +411,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("run", nargs="?", help="a run name or id (default: all games)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
 
+    p = add("watch", cmd_watch, "step through a recorded game turn by turn (the replay viewer)")
+    p.add_argument("game", help="a game id, or a game file written by `pokeview export`")
+    p.add_argument(
+        "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
+    )
+
+    p = add("export", cmd_export, "write one game with all its decisions as pokeview JSON")
+    p.add_argument("game", help="a game id")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+    )
+
     p = add("players", cmd_players, "list the model players in the players file")
     p.add_argument("--players", metavar="PATH", help=players_help)
 
@@ -387,8 +445,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):
-        parser.print_help()
-        return 0
+        args.func = cmd_app  # `pokeview` alone opens the app on the database
     if args.db:
         os.environ["POKEVIEW_DB"] = args.db
     try:

@@ -281,6 +281,30 @@ class Store:
         ).fetchall()
         return [GameRow.from_row(r) for r in rows]
 
+    def search_games(
+        self, text: str = "", *, limit: int = 200, offset: int = 0
+    ) -> list[sqlite3.Row]:
+        """Light rows for lists: newest first, filtered by id, player, format, status or run."""
+        sql = (
+            "select g.id, g.started_at, g.format, g.p1, g.p2, g.winner, g.turns, g.status, "
+            "r.name as run from games g left join runs r on r.id = g.run_id"
+        )
+        params: list[Any] = []
+        text = text.strip()
+        if text:
+            if text.isdigit():
+                sql += " where g.id = ?"
+                params.append(int(text))
+            else:
+                like = f"%{text}%"
+                sql += (
+                    " where g.p1 like ? or g.p2 like ? or g.format like ? or g.status = ? "
+                    "or r.name like ?"
+                )
+                params += [like, like, like, text, like]
+        sql += " order by g.id desc limit ? offset ?"
+        return self.conn.execute(sql, (*params, limit, offset)).fetchall()
+
     def count_games(self) -> int:
         return int(self.conn.execute("select count(*) from games").fetchone()[0])
 

@@ -42,7 +42,8 @@ def progress_text(p: Progress) -> Text:
     text.append(
         f"  elapsed {_duration(time.monotonic() - p.started)}  left ~{_duration(p.eta_seconds)}"
     )
-    text.append(f"  cost {cost}, ~{left} to go")
+    if p.models:
+        text.append(f"  cost {cost}, ~{left} to go")
     if p.last is not None:
         last = p.last
         text.append(

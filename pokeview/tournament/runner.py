@@ -35,6 +35,7 @@ class Progress:
     running: int = 0
     cost: float = 0.0  # USD of this runner's games, where known
     cost_unknown: bool = False
+    models: bool = False  # whether any game so far had a model in it
     started: float = field(default_factory=time.monotonic)
     last: GameResult | None = None
 
@@ -159,8 +160,9 @@ async def run_tournament(
             if result.status != "finished":
                 progress.failed += 1
             game_cost = store.game_cost(result.game_id)
-            if game_cost is None and store.game_has_model(result.game_id):
-                progress.cost_unknown = True
+            if store.game_has_model(result.game_id):
+                progress.models = True
+                progress.cost_unknown |= game_cost is None
             progress.cost += game_cost or 0.0
             if on_progress:
                 on_progress(progress)

@@ -1,0 +1,81 @@
+"""The Textual app: themes, settings and the first screen. Screens hold their own logic."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from textual.app import App
+from textual.theme import Theme
+
+from pokeview import paths, settings
+
+DEFAULT_THEME = "pokeview-dark"
+
+
+def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:
+    """Themes from JSON files; a broken file is reported and skipped, never fatal."""
+    themes, problems = [], []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            themes.append(Theme(**json.loads(path.read_text())))
+        except (OSError, ValueError, TypeError) as exc:
+            problems.append(f"theme {path.name} was skipped: {exc}")
+    return themes, problems
+
+
+class PokeviewApp(App[None]):
+    TITLE = "pokeview"
+
+    def __init__(
+        self, store_path: Path, start: tuple = ("home",), themes_dir: Path | None = None
+    ) -> None:
+        super().__init__()
+        self.store_path = store_path
+        self.start = start
+        self.themes_dir = themes_dir or paths.REPO_DIR / "themes"
+
+    def on_mount(self) -> None:
+        themes, problems = load_themes(self.themes_dir)
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = settings.load().get("theme", DEFAULT_THEME)
+        self.theme = (
+            wanted
+            if wanted in self.available_themes
+            else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
+        )
+        for problem in problems:
+            self.notify(problem, severity="warning")
+        self.push_screen(self.first_screen())
+
+    def first_screen(self):
+        kind = self.start[0]
+        if kind == "watch":
+            from pokeview.screens.watch import WatchScreen
+
+            return WatchScreen(
+                self.store_path, self.start[1], self.start[2] if len(self.start) > 2 else "p1"
+            )
+        if kind == "ratings":
+            from pokeview.screens.ratings import RatingsScreen
+
+            return RatingsScreen(self.store_path, self.start[1] if len(self.start) > 1 else None)
+        if kind == "prompt":
+            from pokeview.screens.prompt import PromptScreen
+
+            return PromptScreen(self.store_path, *self.start[1:])
+        from pokeview.screens.home import HomeScreen
+
+        return HomeScreen(self.store_path)
+
+    def watch_theme(self, theme: str) -> None:
+        if self.is_mounted:
+            settings.save(theme=theme)
+
+
+def make_app(
+    store_path: Path, start: tuple = ("home",), themes_dir: Path | None = None
+) -> PokeviewApp:
+    """The one way to build the app, for the CLI and the tests alike."""
+    return PokeviewApp(store_path, start, themes_dir)

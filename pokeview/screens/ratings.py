@@ -1,0 +1,194 @@
+"""Ratings: intervals drawn as bars on one axis, head to head as a heat map, per-player figures.
+
+The fit and its 200 bootstrap samples run in a thread; the screen stays responsive.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.worker import Worker, WorkerState
+
+from pokeview.ratings.summary import Report
+from pokeview.widgets.render import t
+
+AXIS_WIDTH = 36
+
+
+def interval_bar(low: float, rating: float, high: float, lo: float, hi: float) -> Text:
+    """The interval as a bar on the shared axis [lo, hi], the rating marked with ●."""
+    span = max(hi - lo, 1.0)
+
+    def col(x: float) -> int:
+        return max(0, min(AXIS_WIDTH - 1, round((x - lo) / span * (AXIS_WIDTH - 1))))
+
+    a, r, b = col(low), col(rating), col(high)
+    chars = list("·" * AXIS_WIDTH)
+    for x in range(a, b + 1):
+        chars[x] = "━"
+    chars[r] = "●"
+    bar = Text("".join(chars))
+    bar.stylize("dim", 0, a)
+    bar.stylize("bold cyan", a, b + 1)
+    bar.stylize("dim", b + 1, AXIS_WIDTH)
+    return bar
+
+
+def heat(score: float) -> str:
+    """Background for a head-to-head cell: red (lost) to green (won)."""
+    if score >= 0.5:
+        g = int(80 + 150 * (score - 0.5) * 2)
+        return f"on rgb(20,{g},40)"
+    r = int(80 + 150 * (0.5 - score) * 2)
+    return f"on rgb({r},30,30)"
+
+
+def render_report(report: Report) -> Group:
+    parts = []
+    if report.header:
+        h = report.header
+        parts.append(
+            t(
+                f"pokeview {h.get('pokeview_version')} · Showdown {h.get('showdown_version')} · "
+                f"{h.get('format')} · seed {h.get('seed_text')!r} · {h.get('pairs')} pairs · "
+                f"config {str(h.get('config_hash'))[:12]}",
+                "dim",
+            )
+        )
+    if not report.players:
+        parts.append(Text("No finished games to rate yet.", style="dim"))
+        return Group(*parts)
+    lo = min(p.low for p in report.players)
+    hi = max(p.high for p in report.players)
+    table = Table(title=f"{report.scope}: {report.games} games", title_justify="left", expand=False)
+    table.add_column("player")
+    table.add_column("Elo", justify="right")
+    table.add_column(f"95% interval, {lo:.0f} … {hi:.0f}")
+    table.add_column("W-L-T", justify="right")
+    table.add_column("win %", justify="right")
+    for p in report.players:
+        name = t(p.name, "bold")
+        if p.provisional:
+            name.append(" (prov.)", style="yellow")
+        table.add_row(
+            name,
+            f"{p.rating:.0f}",
+            interval_bar(p.low, p.rating, p.high, lo, hi),
+            f"{p.wins}-{p.losses}-{p.ties}",
+            f"{100 * p.win_rate:.0f}",
+        )
+    parts.append(table)
+    names = [p.name for p in report.players]
+    matrix = Table(title="head to head (row's score against column)", title_justify="left")
+    matrix.add_column("")
+    for name in names:
+        matrix.add_column(t(name[:12]), justify="center")
+    for a in names:
+        cells = []
+        for b in names:
+            cell = report.head_to_head.get(a, {}).get(b)
+            if a == b or not cell:
+                cells.append(Text(""))
+            else:
+                score = cell[0] / cell[1]
+                cells.append(Text(f" {100 * score:.0f}% ", style=heat(score)))
+        matrix.add_row(t(a[:16]), *cells)
+    parts.append(matrix)
+    figures = Table(title="cost, tokens and reliability", title_justify="left")
+    for column in (
+        "player",
+        "cost/game",
+        "out tok/dec",
+        "s/dec",
+        "re-ask",
+        "random pick",
+        "autopilot",
+    ):
+        figures.add_column(column, justify="left" if column == "player" else "right")
+
+    def pct(x: float | None) -> str:
+        return "-" if x is None else f"{100 * x:.1f}%"
+
+    for p in report.players:
+        model = p.reask_rate is not None
+        figures.add_row(
+            t(p.name),
+            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}") if model else "-",
+            f"{p.output_tokens_per_decision:.0f}" if p.output_tokens_per_decision else "-",
+            f"{(p.ms_per_decision or 0) / 1000:.2f}",
+            pct(p.reask_rate),
+            pct(p.random_pick_rate),
+            pct(p.autopilot_rate),
+        )
+    parts.append(figures)
+    parts.append(
+        t(
+            f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "
+            f"{report.excluded_errors} error games left out.",
+            "dim",
+        )
+    )
+    return Group(*parts)
+
+
+class RatingsScreen(Screen[None]):
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f5", "reload", "refit", id="ratings.reload"),
+        Binding("escape,q", "leave", "back", id="ratings.back"),
+    ]
+
+    def __init__(self, store_path: Path, run: str | None = None) -> None:
+        super().__init__()
+        self.store_path, self.run = store_path, run
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Static("fitting ratings and drawing 200 bootstrap samples…", id="report")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = f"ratings · {'run ' + self.run if self.run else 'all games'}"
+        self.fit()
+
+    @work(thread=True, exclusive=True, group="fit")
+    def fit(self) -> Report:
+        from pokeview.ratings.summary import build_report
+        from pokeview.store import open_store
+
+        store = open_store(self.store_path)
+        try:
+            return build_report(store, self.run)
+        finally:
+            store.close()
+
+    @on(Worker.StateChanged)
+    def fitted(self, event: Worker.StateChanged) -> None:
+        if event.worker.group != "fit":
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.query_one("#report", Static).update(render_report(event.worker.result))
+        elif event.state == WorkerState.ERROR:
+            self.query_one("#report", Static).update(
+                t(f"could not fit: {event.worker.error}", "red")
+            )
+
+    def action_reload(self) -> None:
+        self.fit()
+
+    def action_leave(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()

@@ -1,0 +1,1 @@
+"""Reusable widgets. Untrusted text goes in as rich Text (never markup strings)."""

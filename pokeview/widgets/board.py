@@ -1,0 +1,48 @@
+"""The board: both sides' active Pokémon and teams, the field, the turn."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual.widgets import Static
+
+from pokeview.widgets.render import field_line, t, team_block
+
+
+class Board(Static):
+    DEFAULT_CSS = """
+    Board { height: auto; padding: 0 1; border: round $primary-darken-1; }
+    """
+
+    def show(
+        self,
+        *,
+        view: str,
+        turn: int,
+        near: dict[str, Any] | None,
+        far: dict[str, Any] | None,
+        names: dict[str, str],
+    ) -> None:
+        """`near` is the viewing side's snapshot; `far` is the other side's own (spectator)."""
+        if view == "spectator":
+            top = team_block(self._title("p2", names, "full team"), far, own=True)
+            bottom = team_block(self._title("p1", names, "full team"), near, own=True)
+            field_state = near
+        else:
+            other = "p2" if view == "p1" else "p1"
+            top = team_block(self._title(other, names, "as seen"), near, own=False, foe_of=True)
+            bottom = team_block(self._title(view, names, "you"), near, own=True)
+            field_state = near
+        heading = Text(f"Turn {turn}", style="bold")
+        heading.append(f" · viewing {view}", style="dim")
+        self.update(Group(heading, top, field_line(field_state), bottom))
+
+    @staticmethod
+    def _title(side: str, names: dict[str, str], note: str) -> Text:
+        title = Text(f"{side} ", style="bold reverse")
+        title.append(" ")
+        title.append_text(t(names.get(side, side), "bold"))
+        title.append(f" ({note})", style="dim")
+        return title

@@ -1,0 +1,95 @@
+"""Rich renderables for battle state: HP bars, Pokémon lines, teams, the field. No widgets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+
+from pokeview.text import strip_control
+
+STATUS = {"brn": "BRN", "par": "PAR", "slp": "SLP", "frz": "FRZ", "psn": "PSN", "tox": "TOX"}
+
+
+def t(text: Any, style: str = "") -> Text:
+    """Untrusted text, shown literally: control characters removed, no markup parsing."""
+    return Text(strip_control(str(text)), style=style)
+
+
+def hp_bar(hp: float, maxhp: float, width: int = 12) -> Text:
+    pct = 0 if not maxhp else max(0.0, min(1.0, hp / maxhp))
+    filled = round(pct * width)
+    if hp > 0 and filled == 0:
+        filled = 1
+    colour = "green" if pct > 0.5 else "yellow" if pct > 0.2 else "red"
+    bar = Text("█" * filled, style=colour)
+    bar.append("░" * (width - filled), style="dim")
+    return bar
+
+
+def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
+    """One Pokémon: name, level, HP bar and figures, status, boosts, Tera state."""
+    line = Text()
+    line.append("▶ " if mon.get("active") else "  ")
+    line.append_text(t(mon.get("species", "?"), "bold" if mon.get("active") else ""))
+    line.append(f" L{mon.get('level', '?')} ", style="dim")
+    if mon.get("fainted"):
+        line.append("fainted", style="red dim")
+        return line
+    maxhp = mon.get("maxhp") or 0
+    hp = mon.get("hp", 0) if maxhp else 100
+    line.append_text(hp_bar(hp, maxhp or 100, bar_width))
+    pct = round(100 * hp / maxhp) if maxhp else 100
+    line.append(f" {hp}/{maxhp}" if own else f" {pct}%")
+    status = mon.get("status")
+    if status:
+        line.append(f" {STATUS.get(status, status.upper())}", style="bold magenta")
+    for stat, value in (mon.get("boosts") or {}).items():
+        line.append(f" {stat}{value:+d}", style="cyan" if value > 0 else "red")
+    tera = mon.get("terastallized")
+    if tera:
+        line.append(" ")
+        line.append_text(t(f"Tera {tera}", "bold yellow"))
+    return line
+
+
+def team_block(title: Text, state: dict[str, Any] | None, own: bool, foe_of: bool = False) -> Text:
+    """A side's team: the active Pokémon first, then the rest, as far as the viewer knows it."""
+    out = Text()
+    out.append_text(title)
+    if state is None:
+        out.append("\n  (nothing known yet)", style="dim")
+        return out
+    team = state["foeTeam"] if foe_of else state["team"]
+    for mon in sorted(team, key=lambda m: not m.get("active")):
+        out.append("\n")
+        out.append_text(mon_line(mon, own))
+        if own and mon.get("active") and mon.get("moves"):
+            out.append("\n    ")
+            out.append_text(t(" · ".join(mon["moves"]), "dim"))
+    if foe_of:
+        unseen = max(0, int(state.get("foeTotal") or 6) - len(team))
+        if unseen:
+            out.append(f"\n  {unseen} not seen yet", style="dim")
+    return out
+
+
+def field_line(state: dict[str, Any] | None) -> Text:
+    field = (state or {}).get("field") or {}
+    parts = []
+    if field.get("weather"):
+        parts.append(f"Weather {field['weather']}")
+    if field.get("terrain"):
+        parts.append(f"{field['terrain']} Terrain")
+    parts += field.get("pseudoWeather") or []
+
+    def conditions(items: list[dict[str, Any]]) -> str:
+        return ", ".join(
+            c["name"] + (f" ×{c['level']}" if (c.get("level") or 1) > 1 else "") for c in items
+        )
+
+    if field.get("mine"):
+        parts.append(f"near side: {conditions(field['mine'])}")
+    if field.get("theirs"):
+        parts.append(f"far side: {conditions(field['theirs'])}")
+    return t(" · ".join(parts) or "clear field", "italic dim")
