@@ -76,6 +76,7 @@ class PromptScreen(Screen[None]):
     @on(Input.Submitted, "#search")
     def searched(self) -> None:
         self.action_next()
+        self.query_one("#text", TextArea).focus()  # so n finds the next match
 
     def action_next(self) -> None:
         needle = self.query_one("#search", Input).value

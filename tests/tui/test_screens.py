@@ -1,0 +1,133 @@
+"""Home, ratings, themes and untrusted text, driven with Pilot on real recorded games."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import orjson
+from textual.widgets import DataTable, Static
+
+from pokeview.app import make_app
+from pokeview.screens.home import HomeScreen
+from pokeview.screens.watch import WatchScreen
+from tests.tui.conftest import build_db
+from tests.tui.test_watch import ready, text_of
+
+EVIL = "[bold red]x[/] [/ \x1b[2J\x07"
+
+
+async def settle(pilot, until) -> None:
+    for _ in range(150):
+        await pilot.pause(0.02)
+        if until():
+            return
+    raise AssertionError("the screen did not settle")
+
+
+async def test_home_lists_searches_and_opens_a_game(recorded_db):
+    app = make_app(recorded_db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#games", DataTable)
+        await settle(pilot, lambda: table.row_count == 3)
+        assert [table.get_row_at(i)[0] for i in range(3)] == ["3", "2", "1"]  # newest first
+        await pilot.press("slash", *"loopback", "enter")
+        await settle(pilot, lambda: table.row_count == 1)
+        assert str(table.get_row_at(0)[3]) == "llm:loopback"
+        assert "matching 'loopback'" in text_of(app.screen.query_one("#count", Static))
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, WatchScreen))
+        screen = await ready(pilot)
+        assert screen.game_id == 3
+        await pilot.press("escape")
+        assert isinstance(app.screen, HomeScreen)
+
+
+async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db):
+    app = make_app(recorded_db, ("ratings",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        report = app.screen.query_one("#report", Static)
+        # The screen is up (with a placeholder) before the bootstrap is done.
+        assert "fitting ratings" in text_of(report)
+        await settle(pilot, lambda: "head to head" in text_of(report))
+        shown = text_of(report)
+        assert "heuristic" in shown and "●" in shown and "95% interval" in shown
+        assert "cost, tokens and reliability" in shown
+
+
+async def test_themes_load_and_the_choice_is_remembered(recorded_db, tmp_path):
+    from pokeview import settings
+
+    themes = tmp_path / "themes"
+    themes.mkdir()
+    for name in ("pokeview-dark.json", "pokeview-light.json"):
+        (themes / name).write_text((make_app(recorded_db).themes_dir / name).read_text())
+    (themes / "broken.json").write_text("{ not json")
+    app = make_app(recorded_db, themes_dir=themes)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert app.theme == "pokeview-dark"
+        assert any("broken.json was skipped" in n.message for n in app._notifications)
+        app.theme = "pokeview-light"
+        await pilot.pause(0.05)
+    assert settings.load()["theme"] == "pokeview-light"
+    again = make_app(recorded_db, themes_dir=themes)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause(0.1)
+        assert again.theme == "pokeview-light"
+
+
+def plant(doc: dict) -> None:
+    """Untrusted text where a model, a player name and the protocol can put it."""
+    doc["game"]["p1"] = f"mallory {EVIL}"
+    for d in doc["decisions"]:
+        detail = orjson.loads(d["detail"])
+        if detail.get("answer"):
+            detail["answer"] = f"ACTION: 1\nREASON: {EVIL}"
+            detail["reasoning"] = f"thinking {EVIL}"
+            for message in detail["messages"]:
+                if message["role"] == "assistant":
+                    message["content"] = detail["answer"]
+        d["detail"] = orjson.dumps(detail).decode()
+
+
+async def test_markup_and_control_characters_are_shown_literally(tmp_path):
+    db = build_db(tmp_path / "evil.db", mutate=plant)
+    app = make_app(db)
+    async with app.run_test(size=(120, 40)) as pilot:
+        table = app.screen.query_one("#games", DataTable)
+        await settle(pilot, lambda: table.row_count == 3)
+        cell = table.get_row_at(2)[3]
+        assert cell.plain == "mallory [bold red]x[/] [/ [2J"  # literal, ESC and BEL removed
+        await pilot.press("end", "enter")  # game 1, the oldest
+    app = make_app(db, ("watch", 3, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("right")
+        pane = text_of(screen.query_one("#decision"))
+        assert "REASON: [bold red]x[/] [/ [2J" in pane and "thinking [bold red]x[/]" in pane
+        assert "\x1b" not in pane and "\x07" not in pane
+        assert "mallory [bold red]x[/]" in str(screen.title)
+        await pilot.press("p")
+        await settle(pilot, lambda: getattr(app.screen, "text", ""))
+        assert "\x1b" not in app.screen.text and "[bold red]x[/]" in app.screen.text
+
+
+def test_the_core_imports_no_textual():
+    core = [
+        "pokeview.cli",
+        "pokeview.battle.loop",
+        "pokeview.battle.replay",
+        "pokeview.store",
+        "pokeview.players.llm.player",
+        "pokeview.tournament.runner",
+        "pokeview.ratings.summary",
+        "pokeview.sim.client",
+        "pokeview.exchange",
+    ]
+    code = (
+        ";".join(f"import {m}" for m in core)
+        + ";import sys;print([m for m in sys.modules if m.startswith('textual')])"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
