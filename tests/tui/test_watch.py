@@ -11,9 +11,9 @@ from pokeview.widgets.decision_pane import DecisionPane
 
 
 def text_of(widget) -> str:
-    from rich.console import Console
-
     import io
+
+    from rich.console import Console
 
     console = Console(width=200, record=True, file=io.StringIO())
     console.print(widget.content)
