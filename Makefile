@@ -17,10 +17,14 @@ $(STAMP): pyproject.toml
 setup: $(STAMP)
 	$(BIN)/pokeview setup
 
+DEMO_DB ?= $(VENV)/demo.db
+
 demo: setup
-	$(BIN)/pokeview battle --p1 heuristic --p2 max-damage --seed demo
-	$(BIN)/pokeview games --limit 5
-	$(BIN)/pokeview verify --all --quiet
+	$(BIN)/pokeview run examples/demo.toml --db $(DEMO_DB)
+	$(BIN)/pokeview ratings demo --db $(DEMO_DB)
+	$(BIN)/pokeview verify --all --quiet --db $(DEMO_DB)
+	@if [ -t 0 ] && [ -t 1 ]; then $(BIN)/pokeview watch recordings/loopback-test-model-vs-heuristic.json; \
+	else echo "Open the replay viewer with: $(BIN)/pokeview watch recordings/loopback-test-model-vs-heuristic.json"; fi
 
 test: setup
 	$(BIN)/pytest -q
@@ -37,6 +41,7 @@ check: lint test
 
 bench: setup
 	$(BIN)/python benchmarks/ratings.py
+	$(BIN)/python benchmarks/tui.py
 	$(BIN)/python benchmarks/run.py
 
 clean:

@@ -159,7 +159,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
     for v in verdicts:
         if not v.ok or not args.quiet:
             print(("ok    " if v.ok else "FAIL  ") + v.message)
-    if len(verdicts) > 1:
+    if len(verdicts) > 1 or args.all:
         print(f"{len(verdicts) - len(bad)} of {len(verdicts)} games verified")
     return 1 if bad else 0
 

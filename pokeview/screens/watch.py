@@ -64,7 +64,7 @@ class WatchScreen(Screen[None]):
         with Horizontal(id="body"):
             with Vertical(id="left"):
                 yield Board(id="board")
-                yield RichLog(id="log", wrap=True, markup=False, highlight=False)
+                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
             with VerticalScroll(id="right"):
                 yield DecisionPane(id="decision")
         yield Static(id="status")
