@@ -9,6 +9,7 @@ from textual.app import App
 from textual.theme import Theme
 
 from pokeview import paths, settings
+from pokeview.commands import ScreenKeys
 
 DEFAULT_THEME = "pokeview-dark"
 
@@ -26,6 +27,7 @@ def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:
 
 class PokeviewApp(App[None]):
     TITLE = "pokeview"
+    COMMANDS = App.COMMANDS | {ScreenKeys}
 
     def __init__(
         self, store_path: Path, start: tuple = ("home",), themes_dir: Path | None = None

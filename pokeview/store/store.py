@@ -299,9 +299,9 @@ class Store:
                 like = f"%{text}%"
                 sql += (
                     " where g.p1 like ? or g.p2 like ? or g.format like ? or g.status = ? "
-                    "or r.name like ?"
+                    "or r.name like ? or g.winner = ?"
                 )
-                params += [like, like, like, text, like]
+                params += [like, like, like, text, like, text]
         sql += " order by g.id desc limit ? offset ?"
         return self.conn.execute(sql, (*params, limit, offset)).fetchall()
 

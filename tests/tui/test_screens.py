@@ -131,3 +131,18 @@ def test_the_core_imports_no_textual():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+async def test_the_palette_offers_the_screens_keys(recorded_db):
+    from pokeview.commands import ScreenKeys
+
+    app = make_app(recorded_db, ("watch", 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        provider = ScreenKeys(screen)
+        found = [hit async for hit in provider.search("switch side")]
+        assert found and found[0].help == "key: s"
+        await found[0].command()
+        assert screen.view == "p2"
+        everything = [hit.text async for hit in provider.discover()]
+        assert {"◀ turn", "turn ▶", "play/pause", "prompt"} <= set(everything)

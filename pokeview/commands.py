@@ -1,0 +1,39 @@
+"""Every key of the current screen as a command in the palette (ctrl+p), with its key shown."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+
+class ScreenKeys(Provider):
+    def _entries(self) -> list[tuple[str, str, str]]:
+        screen = self.screen
+        entries = []
+        seen = set()
+        for binding in screen._bindings.key_to_bindings.values():
+            for b in binding:
+                if not b.description or b.action in seen:
+                    continue
+                seen.add(b.action)
+                entries.append((b.description, b.action, b.key.split(",")[0]))
+        return entries
+
+    async def discover(self) -> Hits:
+        for description, action, key in self._entries():
+            yield DiscoveryHit(
+                description, partial(self.screen.run_action, action), help=f"key: {key}"
+            )
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for description, action, key in self._entries():
+            score = matcher.match(description)
+            if score > 0:
+                yield Hit(
+                    score,
+                    matcher.highlight(description),
+                    partial(self.screen.run_action, action),
+                    help=f"key: {key}",
+                )
