@@ -314,6 +314,18 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_spectate(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+
+    path = _database_file(args)
+    if args.run:
+        store = _store(args)
+        store.run(args.run)  # an unknown run is one clear line, before any screen
+        store.close()
+    make_app(path, ("spectate", args.run)).run()
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_game
 
@@ -393,7 +405,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--limit", type=int, default=50, metavar="N", help="at most N games (default 50)"
     )
     p.add_argument(
-        "--status", choices=["running", "finished", "error"], help="only games in this state"
+        "--status",
+        choices=["running", "finished", "error", "interrupted"],
+        help="only games in this state",
     )
 
     p = add("run", cmd_run, "play every game of a run config; start it again to resume")
@@ -416,6 +430,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
     )
+
+    p = add("spectate", cmd_spectate, "watch a running tournament live, from another terminal")
+    p.add_argument("run", nargs="?", help="a run name or id (default: every run being played)")
 
     p = add("export", cmd_export, "write one game with all its decisions as pokeview JSON")
     p.add_argument("game", help="a game id")

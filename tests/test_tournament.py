@@ -39,7 +39,9 @@ def finished(db: Path) -> int:
 
 def games_by_key(db: Path) -> dict[tuple, str]:
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("select pair, p1, p2, spectator_log, status from games").fetchall()
+        rows = conn.execute(
+            "select pair, p1, p2, spectator_log, status from games where status != 'interrupted'"
+        ).fetchall()
     keys = [(pair, p1, p2) for pair, p1, p2, _, _ in rows]
     assert len(keys) == len(set(keys)), "a game was recorded twice"
     assert all(status == "finished" for *_, status in rows)
@@ -122,6 +124,11 @@ def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(
     assert interrupted >= 1  # the kills really left games half-played
     done = pokeview("run", str(config), "--db", str(killed))
     assert done.returncode == 0, done.stderr
+    with sqlite3.connect(killed) as conn:
+        kept, why = conn.execute(
+            "select count(*), min(error) from games where status = 'interrupted'"
+        ).fetchone()
+    assert kept >= interrupted and "played again from its seed" in why  # kept, not lost
     assert "18/18 games recorded" in done.stdout
 
     a, b = games_by_key(whole), games_by_key(killed)

@@ -3,7 +3,8 @@
 A frame is one decision point of the viewing side: the turn, what that side knew (its state
 snapshot), the decision it made, and how much of each side's battle log had happened. The
 spectator's frames are both sides' decision points in the order they happened, with each
-side's own team shown in full.
+side's own team shown in full. A replay can follow a game that is still being played:
+`update` reads only the events written since the last read.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pokeview.store.store import DecisionRow, GameRow, Store
 
 VIEWS = ("p1", "p2", "spectator")
 _TURN = re.compile(r"^== Turn (\d+) ==$")
+END = 1 << 62  # event id of the closing frame, after every real event
 
 
 @dataclass(slots=True)
@@ -25,67 +27,103 @@ class Frame:
     event_id: int
     index: int  # that side's decision number
     state: dict[str, Any]
-    decision: DecisionRow | None
     words: dict[str, int]  # per side: how many of its log lines had happened
+    at: float = 0.0  # when the request came (seconds since the epoch)
 
 
 @dataclass
 class Replay:
     game: GameRow
-    words: dict[str, list[tuple[int, str]]]  # per side: (turn, line) of its battle log
-    frames: dict[str, list[Frame]]
-    updates: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    words: dict[str, list[tuple[int, str]]] = field(default_factory=lambda: {"p1": [], "p2": []})
+    frames: dict[str, list[Frame]] = field(default_factory=lambda: {v: [] for v in VIEWS})
+    decisions: dict[tuple[str, int], DecisionRow] = field(default_factory=dict)
+    reasoning: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # streamed, live
+    last_event: int = 0
+    last_decision: int = 0
+    ended: bool = False
+    _turn: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
+    _count: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
     @classmethod
     def load(cls, store: Store, game_id: int | str) -> Replay:
-        game = store.game(game_id)
-        decisions = {(d.side, d.idx): d for d in store.decisions(game.id)}
-        words: dict[str, list[tuple[int, str]]] = {"p1": [], "p2": []}
-        updates: dict[str, list[dict[str, Any]]] = {"p1": [], "p2": []}
-        frames: dict[str, list[Frame]] = {view: [] for view in VIEWS}
-        turn = {"p1": 0, "p2": 0}
-        count = {"p1": 0, "p2": 0}
-        for event in store.events(game.id):
-            if event.kind != "side" or event.side not in ("p1", "p2"):
-                continue
-            side, data = event.side, event.data
-            updates[side].append(data)
-            for line in data.get("text") or ():
-                match = _TURN.match(line)
-                if match:
-                    turn[side] = int(match.group(1))
-                words[side].append((turn[side], line))
-            request = data.get("request")
-            if request and not request.get("wait") and not data.get("error") and data.get("state"):
-                index = count[side]
-                count[side] += 1
-                frame = Frame(
-                    side,
-                    data["state"].get("turn", turn[side]),
-                    event.id,
-                    index,
-                    data["state"],
-                    decisions.get((side, index)),
-                    {s: len(words[s]) for s in ("p1", "p2")},
+        replay = cls(store.game(game_id))
+        replay.update(store)
+        return replay
+
+    def update(self, store: Store) -> bool:
+        """Read what was written since the last call; True when anything changed."""
+        events = store.events(self.game.id, after=self.last_event)
+        if not events and self.ended:
+            return False
+        self.game = store.game(self.game.id)
+        if self.game.status != "running" and not self.ended:
+            fresh = store.decisions(self.game.id)  # all of them once more: refusals update rows
+        else:
+            fresh = store.decisions_after(self.game.id, self.last_decision)
+        for d in fresh:
+            self.decisions[(d.side, d.idx)] = d
+            self.last_decision = max(self.last_decision, d.id)
+        self._drop_closing_frames()
+        for event in events:
+            self.last_event = event.id
+            if event.kind == "side" and event.side in ("p1", "p2"):
+                self._side_event(event.side, event.id, event.data, event.at)
+            elif event.kind == "reasoning" and event.side in ("p1", "p2"):
+                self.reasoning.setdefault((event.side, event.data["idx"]), []).append(
+                    event.data["delta"]
                 )
-                frames[side].append(frame)
-                frames["spectator"].append(frame)
-        final = {s: len(words[s]) for s in ("p1", "p2")}
+        self.ended = self.game.status != "running"
+        if self.ended:
+            self._add_closing_frames()
+        return bool(events) or self.ended
+
+    def decision(self, frame: Frame) -> DecisionRow | None:
+        if frame.event_id == END:
+            return None
+        return self.decisions.get((frame.side, frame.index))
+
+    def _side_event(self, side: str, event_id: int, data: dict[str, Any], at: float) -> None:
+        for line in data.get("text") or ():
+            match = _TURN.match(line)
+            if match:
+                self._turn[side] = int(match.group(1))
+            self.words[side].append((self._turn[side], line))
+        request = data.get("request")
+        if request and not request.get("wait") and not data.get("error") and data.get("state"):
+            index = self._count[side]
+            self._count[side] += 1
+            frame = Frame(
+                side,
+                data["state"].get("turn", self._turn[side]),
+                event_id,
+                index,
+                data["state"],
+                {s: len(self.words[s]) for s in ("p1", "p2")},
+                at,
+            )
+            self.frames[side].append(frame)
+            self.frames["spectator"].append(frame)
+
+    def _add_closing_frames(self) -> None:
+        final = {s: len(self.words[s]) for s in ("p1", "p2")}
         for view in VIEWS:  # a last frame at the end of the game, showing the final state
-            source = frames[view][-1] if frames[view] else None
-            if source is not None:
-                frames[view].append(
+            if self.frames[view]:
+                source = self.frames[view][-1]
+                self.frames[view].append(
                     Frame(
                         source.side,
-                        game.turns or source.turn,
-                        1 << 62,
+                        self.game.turns or source.turn,
+                        END,
                         source.index + 1,
                         source.state,
-                        None,
                         final,
                     )
                 )
-        return cls(game, words, frames, updates)
+
+    def _drop_closing_frames(self) -> None:
+        for view in VIEWS:
+            while self.frames[view] and self.frames[view][-1].event_id == END:
+                self.frames[view].pop()
 
     def state_of(self, view: str, position: int, side: str) -> dict[str, Any] | None:
         """The latest snapshot `side` had at or before frame `position` of `view`."""

@@ -7,6 +7,7 @@ go to that turn; s switches side (p1, p2, spectator).
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import ClassVar
 
@@ -20,7 +21,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, Header, RichLog, Static
 from textual.worker import Worker, WorkerState
 
-from pokeview.battle.replay import VIEWS, Replay
+from pokeview.battle.replay import END, VIEWS, Replay
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 from pokeview.widgets.render import t
@@ -43,11 +44,18 @@ class WatchScreen(Screen[None]):
         Binding("s", "side", "switch side", id="watch.side"),
         Binding("c", "conversation", "conversation", id="watch.conversation"),
         Binding("p", "prompt", "prompt", id="watch.prompt"),
+        Binding("l", "live", "live", id="watch.live", show=False),
         Binding("escape,q", "leave", "back", id="watch.back"),
     ]
+    POLL_SECONDS = 0.25
 
-    def __init__(self, store_path: Path, game_id: int, view: str = "p1") -> None:
+    def __init__(
+        self, store_path: Path, game_id: int, view: str = "p1", live: bool = False
+    ) -> None:
         super().__init__()
+        self.live = live  # follow a game while it is played
+        self.following = live
+        self.poller = None
         self.store_path = store_path
         self.game_id = game_id
         self.view = view
@@ -90,14 +98,46 @@ class WatchScreen(Screen[None]):
             return
         if event.state == WorkerState.SUCCESS:
             self.replay = event.worker.result
-            game = self.replay.game
-            self.title = f"game {game.id}: {game.p1} vs {game.p2}"
-            self.sub_title = f"{game.format} · {game.status} · winner {game.winner_name}"
+            self._titles()
+            if self.following:
+                self.position = len(self.frames) - 1
             self.refresh_view(rewrite=True)
+            if self.live:
+                from pokeview.store import open_store
+
+                self.poller = open_store(self.store_path)
+                self.set_interval(self.POLL_SECONDS, self.poll)
         elif event.state == WorkerState.ERROR:
             self.query_one("#status", Static).update(
                 t(f"could not load game {self.game_id}: {event.worker.error}")
             )
+
+    def _titles(self) -> None:
+        assert self.replay is not None
+        game = self.replay.game
+        self.title = f"game {game.id}: {game.p1} vs {game.p2}"
+        state = "LIVE" if game.status == "running" else game.status
+        self.sub_title = f"{game.format} · {state} · winner {game.winner_name}"
+
+    def poll(self) -> None:
+        """Live mode: read what the runner wrote since the last look (a few small queries)."""
+        if self.replay is None or self.poller is None:
+            return
+        try:
+            changed = self.replay.update(self.poller)
+        except Exception as exc:  # the game was interrupted and deleted, or the file went away
+            self.query_one("#status", Static).update(t(f"stopped following: {exc}"))
+            self.poller = None
+            return
+        if self.following:
+            self.position = len(self.frames) - 1
+        if changed or self.following:
+            self._titles()
+            self.refresh_view()
+
+    def on_unmount(self) -> None:
+        if self.poller is not None:
+            self.poller.close()
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -121,18 +161,26 @@ class WatchScreen(Screen[None]):
         self._draw_log(rewrite)
         player = names[frame.side]
         conversation = None
-        if self.whole and frame.decision is not None:
+        if self.whole and replay.decision(frame) is not None:
             conversation = [
                 m
                 for d in replay_decisions(replay, frame.side, frame.index)
                 for m in d.detail.get("messages", [])
             ]
-        self.query_one(DecisionPane).show(frame.decision, player, self.whole, conversation)
+        decision = replay.decision(frame)
+        if decision is None and frame.event_id != END and replay.game.status == "running":
+            thinking = "".join(replay.reasoning.get((frame.side, frame.index), []))
+            self.query_one(DecisionPane).show_thinking(player, time.time() - frame.at, thinking)
+        else:
+            self.query_one(DecisionPane).show(decision, player, self.whole, conversation)
         self._draw_status()
 
     def _draw_log(self, rewrite: bool) -> None:
         assert self.replay is not None
-        lines = self.replay.log_upto(self.view, self.position)
+        if self.following:  # live: every line written so far, not only up to the last decision
+            lines = self.replay.words["p2" if self.view == "p2" else "p1"]
+        else:
+            lines = self.replay.log_upto(self.view, self.position)
         log = self.query_one(RichLog)
         if rewrite or len(lines) < self.log_shown:
             log.clear()
@@ -149,6 +197,11 @@ class WatchScreen(Screen[None]):
         status.append(f"turn {frame.turn}", style="bold")
         status.append(f" · frame {self.position + 1}/{len(self.frames)} · view {self.view}")
         status.append(f" · {'playing' if self.timer else 'paused'} ×{SPEEDS[self.speed]:g}")
+        if self.live and self.replay and self.replay.game.status == "running":
+            if self.following:
+                status.append(" · LIVE", style="bold red")
+            else:
+                status.append(" · l: back to live", style="bold yellow")
         if self.typed:
             status.append(f" · go to turn {self.typed}▏ (Enter)", style="bold yellow")
         self.query_one("#status", Static).update(status)
@@ -157,7 +210,14 @@ class WatchScreen(Screen[None]):
 
     def action_step(self, delta: int) -> None:
         self.position += delta
+        self.following = self.live and self.position >= len(self.frames) - 1
         self.refresh_view()
+
+    def action_live(self) -> None:
+        if self.live:
+            self.following = True
+            self.position = len(self.frames) - 1
+            self.refresh_view()
 
     def action_turn(self, delta: int) -> None:
         if not self.frames:
@@ -170,6 +230,7 @@ class WatchScreen(Screen[None]):
         else:
             nxt = self.replay.position_of_turn(self.view, turn) if self.replay else 0
             self.position = max(nxt, self.position + 1)
+        self.following = self.live and self.position >= len(self.frames) - 1
         self.refresh_view()
 
     def action_first(self) -> None:
@@ -248,4 +309,4 @@ class WatchScreen(Screen[None]):
 
 
 def replay_decisions(replay: Replay, side: str, upto: int) -> list:
-    return [f.decision for f in replay.frames[side] if f.decision is not None and f.index <= upto]
+    return [d for f in replay.frames[side] if f.index <= upto and (d := replay.decision(f))]

@@ -238,6 +238,16 @@ class Store:
                 ),
             )
 
+    def mark_interrupted(self, game_id: int) -> None:
+        """A game whose runner died: kept as it was, out of the ratings and of what is done."""
+        with self.conn:
+            self.conn.execute(
+                "update games set status = 'interrupted', ended_at = ?, exclude_from_ratings = 1, "
+                "error = 'the runner stopped during this game; it was played again from its seed' "
+                "where id = ? and status = 'running'",
+                (now(), game_id),
+            )
+
     def delete_game(self, game_id: int) -> None:
         with self.conn:
             for table, column in (("events", "game_id"), ("decisions", "game_id"), ("games", "id")):
@@ -429,6 +439,13 @@ class Store:
             sql += " and side = ?"
             params.append(side)
         rows = self.conn.execute(sql + " order by side, idx", params).fetchall()
+        return [DecisionRow.from_row(r) for r in rows]
+
+    def decisions_after(self, game_id: int, after: int = 0) -> list[DecisionRow]:
+        """Decisions recorded since decision row `after` (for following a live game)."""
+        rows = self.conn.execute(
+            "select * from decisions where game_id = ? and id > ? order by id", (game_id, after)
+        ).fetchall()
         return [DecisionRow.from_row(r) for r in rows]
 
     def append_events(

@@ -2,7 +2,8 @@
 
 Starting a run again plays only what is missing: finished games (and games that ended in a
 harness error, which are kept and left out of the ratings) are never played twice, and a game
-that was running when the runner died is deleted and played again from its seed. Only one
+that was running when the runner died is kept, marked interrupted, and played again from its
+seed under a new id. Only one
 runner plays a run at a time: the run row holds the runner's pid.
 """
 
@@ -86,8 +87,8 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
     done = set()
     for game_id, pair, p1, p2, status in store.run_games(run_id):
         if status == "running":
-            store.delete_game(game_id)  # interrupted: it is played again from its seed
-        else:
+            store.mark_interrupted(game_id)  # played again from its seed, under a new id
+        elif status in ("finished", "error"):
             done.add((pair, p1, p2))
     todo = [g for g in planned if g.key not in done]
     return run_id, todo, len(planned) - len(todo)

@@ -28,6 +28,15 @@ class DecisionPane(Static):
     DecisionPane { height: auto; padding: 0 1; }
     """
 
+    def show_thinking(self, player: str, seconds: float, reasoning: str) -> None:
+        """A live decision still being made: the thinking time and the reasoning so far."""
+        head = Text()
+        head.append_text(t(player, "bold"))
+        head.append(f" is thinking… {seconds:.0f} s", style="bold yellow")
+        parts: list[RenderableType] = [head, Rule("reasoning so far", style="dim")]
+        parts.append(t(reasoning or "(nothing streamed yet)", "italic"))
+        self.update(Group(*parts))
+
     def show(
         self,
         decision: DecisionRow | None,

@@ -17,6 +17,7 @@ The model id picks a behaviour, for tests:
   loopback-429-once         HTTP 429 on the first request, then normal
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
+  loopback-slow             streams its reasoning over about two seconds (for live viewing)
 """
 
 from __future__ import annotations
@@ -74,6 +75,12 @@ class LoopbackModel:
         threading.Thread(target=run, daemon=True, name="loopback-model").start()
         ready.wait(10)
         return self
+
+    def stop_thread(self) -> None:
+        """Stop a server started with start_in_thread (its port is free afterwards)."""
+        if self.server is not None:
+            loop = self.server.get_loop()
+            loop.call_soon_threadsafe(self.server.close)
 
     # -- HTTP ----------------------------------------------------------------------------------
 
@@ -157,7 +164,11 @@ class LoopbackModel:
         else:
             field = "reasoning" if model == "loopback-reasoning" else "reasoning_content"
             deltas = [{field: piece} for piece in reasons]
+        if model == "loopback-slow":
+            deltas = [{"reasoning_content": f"step {n}: weighing the options. "} for n in range(8)]
         for delta in deltas:
+            if model == "loopback-slow":
+                await asyncio.sleep(0.25)
             await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
             if model == "loopback-drop":
                 return  # the connection closes without the end of the stream
