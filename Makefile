@@ -42,6 +42,7 @@ check: lint test
 bench: setup
 	$(BIN)/python benchmarks/ratings.py
 	$(BIN)/python benchmarks/tui.py
+	$(BIN)/python benchmarks/spectate.py
 	$(BIN)/python benchmarks/run.py
 
 clean:

@@ -56,9 +56,9 @@ class PokeviewApp(App[None]):
         if kind == "watch":
             from pokeview.screens.watch import WatchScreen
 
-            return WatchScreen(
-                self.store_path, self.start[1], self.start[2] if len(self.start) > 2 else "p1"
-            )
+            view = self.start[2] if len(self.start) > 2 else "p1"
+            live = bool(self.start[3]) if len(self.start) > 3 else False
+            return WatchScreen(self.store_path, self.start[1], view, live=live)
         if kind == "ratings":
             from pokeview.screens.ratings import RatingsScreen
 

@@ -8,16 +8,16 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
+import orjson
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
-from pokeview.battle.replay import Replay
 from pokeview.widgets.render import t
 
-POLL_SECONDS = 0.5
+POLL_SECONDS = 1.0
 
 
 def team_left(state: dict | None) -> str:
@@ -30,6 +30,49 @@ def team_left(state: dict | None) -> str:
     return f"{alive}/{len(team)} · {100 * hp / total:.0f}%"
 
 
+class GameSummary:
+    """What the list shows of one running game, kept up to date from new events only."""
+
+    def __init__(self, game_id: int, p1: str, p2: str, run: str) -> None:
+        self.game_id, self.p1, self.p2, self.run = game_id, p1, p2, run
+        self.last_event = 0
+        self.turn = 0
+        self.state: dict[str, dict | None] = {"p1": None, "p2": None}
+        self.asked: dict[str, float | None] = {"p1": None, "p2": None}  # pending since
+
+    def update(self, store) -> bool:
+        rows = store.conn.execute(
+            "select id, side, kind, data, at from events where game_id = ? and id > ? "
+            "and kind in ('side', 'choice') order by id",
+            (self.game_id, self.last_event),
+        ).fetchall()
+        newest = {}  # only the newest update per side needs reading
+        for n, (_, side, kind, _, _) in enumerate(rows):
+            if kind == "side" and side in ("p1", "p2"):
+                newest[side] = n
+        for n, (event_id, side, kind, data, at) in enumerate(rows):
+            self.last_event = event_id
+            if side not in ("p1", "p2"):
+                continue
+            if kind == "choice":
+                self.asked[side] = None
+                continue
+            if newest.get(side) != n:
+                continue
+            update = orjson.loads(data)
+            state = update.get("state")
+            if state:
+                self.state[side] = state
+                self.turn = max(self.turn, state.get("turn", 0))
+                request = update.get("request") or {}
+                if not request.get("wait") and not update.get("error"):
+                    self.asked[side] = at
+        return bool(rows)
+
+    def waiting(self, now: float) -> str:
+        return ", ".join(f"{s} {now - at:.0f}s" for s, at in self.asked.items() if at) or "-"
+
+
 class SpectateScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -40,7 +83,9 @@ class SpectateScreen(Screen[None]):
     def __init__(self, store_path: Path, run: str | None = None) -> None:
         super().__init__()
         self.store_path, self.run = store_path, run
-        self.replays: dict[int, Replay] = {}
+        self.summaries: dict[int, GameSummary] = {}
+        self.ticked = 0.0
+        self.finished_seen: tuple[int, int] | None = None
         self.store = None
         self.run_ids: list[int] = []
 
@@ -58,9 +103,10 @@ class SpectateScreen(Screen[None]):
 
         self.title = f"spectate · {'run ' + self.run if self.run else 'all running runs'}"
         self.store = open_store(self.store_path)
-        self.query_one("#running", DataTable).add_columns(
+        columns = self.query_one("#running", DataTable).add_columns(
             "game", "run", "p1", "p2", "turn", "p1 left", "p2 left", "waiting for"
         )
+        self.columns = columns
         self.query_one("#done", DataTable).add_columns(
             "game", "p1", "p2", "winner", "turns", "status"
         )
@@ -79,58 +125,69 @@ class SpectateScreen(Screen[None]):
         return [r.id for r, _ in self.store.runs() if r.state == "running"]
 
     def poll(self) -> None:
+        """Read what changed; redraw only what changed (spectators must stay cheap)."""
         store = self.store
         if store is None:
             return
         try:
             self.run_ids = self._runs()
-        except Exception as exc:
+        except Exception as exc:  # the run does not exist yet, or the file went away
             self.query_one("#standings", Static).update(t(f"{exc}", "red"))
             return
         marks = ",".join("?" * len(self.run_ids)) or "null"
-        running = [
-            r[0]
-            for r in store.conn.execute(
-                "select id from games where status = 'running' "
-                f"and run_id in ({marks}) order by id",
-                self.run_ids,
-            )
-        ]
-        for gone in set(self.replays) - set(running):
-            del self.replays[gone]  # finished, or interrupted by a runner that died
-        table = self.query_one("#running", DataTable)
-        cursor = table.cursor_row
-        table.clear()
+        running = store.conn.execute(
+            "select id, p1, p2, run_id from games where status = 'running' "
+            f"and run_id in ({marks}) order by id",
+            self.run_ids,
+        ).fetchall()
+        ids = [r["id"] for r in running]
+        reshaped = set(ids) != set(self.summaries)
+        changed: set[int] = set()
+        for gone in set(self.summaries) - set(ids):
+            del self.summaries[gone]  # finished, or interrupted by a runner that died
+        for r in running:
+            summary = self.summaries.get(r["id"])
+            if summary is None:
+                summary = GameSummary(r["id"], r["p1"], r["p2"], self._run_name(r["run_id"]))
+                self.summaries[r["id"]] = summary
+            if summary.update(store):
+                changed.add(r["id"])
         now = time.time()
-        for game_id in running:
-            try:
-                replay = self.replays.get(game_id) or Replay(store.game(game_id))
-                replay.update(store)
-            except Exception:
-                continue  # deleted between the two queries: a runner restart replays it
-            self.replays[game_id] = replay
-            frames = replay.frames["spectator"]
-            turn = frames[-1].turn if frames else 0
-            pending = []
-            for side in ("p1", "p2"):
-                mine = replay.frames[side]
-                if mine and replay.decision(mine[-1]) is None:
-                    pending.append(f"{side} {now - mine[-1].at:.0f}s")
-            game = replay.game
-            table.add_row(
-                str(game_id),
-                t(self._run_name(game.run_id)),
-                t(game.p1),
-                t(game.p2),
-                str(turn),
-                team_left(replay.frames["p1"][-1].state if replay.frames["p1"] else None),
-                team_left(replay.frames["p2"][-1].state if replay.frames["p2"] else None),
-                ", ".join(pending) or "-",
-                key=str(game_id),
-            )
-        if table.row_count:
-            table.move_cursor(row=min(cursor, table.row_count - 1))
-        self.query_one("#running-title", Static).update(f"running games: {len(running)}")
+        table = self.query_one("#running", DataTable)
+        tick = now - self.ticked >= 1
+        if not reshaped:  # the same games: change their cells in place (no relayout)
+            for game_id in ids:
+                g = self.summaries[game_id]
+                if game_id in changed:
+                    for column, value in zip(
+                        self.columns[4:7],
+                        (str(g.turn), team_left(g.state["p1"]), team_left(g.state["p2"])),
+                        strict=True,
+                    ):
+                        table.update_cell(str(game_id), column, value)
+                if game_id in changed or tick:
+                    table.update_cell(str(game_id), self.columns[7], g.waiting(now))
+            if tick:
+                self.ticked = now
+        else:
+            cursor = table.cursor_row
+            table.clear()
+            for game_id in ids:
+                g = self.summaries[game_id]
+                table.add_row(
+                    str(game_id),
+                    t(g.run),
+                    t(g.p1),
+                    t(g.p2),
+                    str(g.turn),
+                    team_left(g.state["p1"]),
+                    team_left(g.state["p2"]),
+                    g.waiting(now),
+                    key=str(game_id),
+                )
+            if table.row_count:
+                table.move_cursor(row=min(cursor, table.row_count - 1))
+            self.query_one("#running-title", Static).update(f"running games: {len(ids)}")
         self._finished(store, marks)
 
     def _run_name(self, run_id: int | None) -> str:
@@ -140,10 +197,20 @@ class SpectateScreen(Screen[None]):
         return row[0] if row else "-"
 
     def _finished(self, store, marks: str) -> None:
+        seen = tuple(
+            store.conn.execute(
+                f"select count(*), coalesce(max(id), 0) from games where status != 'running' "
+                f"and run_id in ({marks})",
+                self.run_ids,
+            ).fetchone()
+        )
+        if seen == self.finished_seen:
+            return
+        self.finished_seen = seen
         done = self.query_one("#done", DataTable)
         rows = store.conn.execute(
             f"select id, p1, p2, winner, turns, status from games where status != 'running' "
-            f"and run_id in ({marks}) order by id desc limit 200",
+            f"and run_id in ({marks}) order by id desc limit 30",
             self.run_ids,
         ).fetchall()
         done.clear()
@@ -175,7 +242,7 @@ class SpectateScreen(Screen[None]):
                 line.append(" · ")
             line.append_text(t(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
-        self.query_one("#done-title", Static).update(f"finished: {len(rows)}")
+        self.query_one("#done-title", Static).update(f"finished: {seen[0]} (the newest 30 below)")
         self.query_one("#standings", Static).update(
             line if standings else Text("no finished games yet", style="dim")
         )

@@ -147,7 +147,11 @@ class WatchScreen(Screen[None]):
 
     def refresh_view(self, rewrite: bool = False) -> None:
         replay = self.replay
-        if replay is None or not self.frames:
+        if replay is None:
+            return
+        if not self.frames:  # nothing to decide yet: a live game's log is still worth showing
+            if self.following:
+                self._draw_log(rewrite)
             return
         self.position = max(0, min(self.position, len(self.frames) - 1))
         frame = self.frames[self.position]
@@ -185,7 +189,7 @@ class WatchScreen(Screen[None]):
         if rewrite or len(lines) < self.log_shown:
             log.clear()
             self.log_shown = 0
-        current = self.frames[self.position].turn
+        current = self.frames[self.position].turn if self.frames else 0
         for turn, line in lines[self.log_shown :]:
             style = "bold" if line.startswith("== Turn") else ("" if turn >= current - 1 else "dim")
             log.write(t(line, style))
