@@ -75,6 +75,13 @@ class PokeviewApp(App[None]):
 
         return HomeScreen(self.store_path)
 
+    def action_back(self) -> None:
+        """Back to the screen below; quit when the current screen is the first one."""
+        if len(self.screen_stack) > 2:
+            self.pop_screen()
+        else:
+            self.exit()
+
     def watch_theme(self, theme: str) -> None:
         if self.is_mounted:
             settings.save(theme=theme)

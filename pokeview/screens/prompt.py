@@ -105,7 +105,4 @@ class PromptScreen(Screen[None]):
         if self.query_one("#search", Input).has_focus:
             self.query_one("#text", TextArea).focus()
             return
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-        else:
-            self.app.exit()
+        self.app.action_back()

@@ -188,7 +188,4 @@ class RatingsScreen(Screen[None]):
         self.fit()
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-        else:
-            self.app.exit()
+        self.app.action_back()

@@ -261,7 +261,4 @@ class SpectateScreen(Screen[None]):
             self.action_open()
 
     def action_leave(self) -> None:
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-        else:
-            self.app.exit()
+        self.app.action_back()

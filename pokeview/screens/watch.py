@@ -291,10 +291,7 @@ class WatchScreen(Screen[None]):
             self.typed = ""
             self._draw_status()
             return
-        if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
-        else:
-            self.app.exit()
+        self.app.action_back()
 
     def on_key(self, event) -> None:  # noqa: ANN001 - Textual's Key event
         if event.character and event.character.isdigit():
