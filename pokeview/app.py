@@ -63,6 +63,10 @@ class PokeviewApp(App[None]):
             from pokeview.screens.ratings import RatingsScreen
 
             return RatingsScreen(self.store_path, self.start[1] if len(self.start) > 1 else None)
+        if kind == "play":
+            from pokeview.screens.play import PlayScreen
+
+            return PlayScreen(self.store_path, **self.start[1])
         if kind == "spectate":
             from pokeview.screens.spectate import SpectateScreen
 

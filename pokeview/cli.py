@@ -314,6 +314,34 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_play(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+    from pokeview.players import make_player
+
+    path = _database_file(args)
+    options: dict[str, Any] = {"players_file": args.players}
+    if args.resume:
+        store = _store(args)
+        game = store.latest_human_game()
+        store.close()
+        if game is None:
+            raise PokeviewError("there is no unfinished game of yours to resume")
+        options["resume"] = game.id
+    else:
+        make_player(
+            args.vs, args.players
+        )  # an unknown opponent is one clear line, before the screen
+        teams = None
+        if args.team:
+            team = _read_team(args.team)
+            teams = {"p1": team, "p2": team}
+        options.update(
+            opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
+        )
+    make_app(path, ("play", options)).run()
+    return 0
+
+
 def cmd_spectate(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
 
@@ -430,6 +458,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
     )
+
+    p = add("play", cmd_play, "play one side yourself against a bot or a model")
+    p.add_argument(
+        "--vs",
+        default="heuristic",
+        metavar="PLAYER",
+        help=f"the opponent: {kinds} (default heuristic)",
+    )
+    p.add_argument("--side", choices=["p1", "p2"], default="p1", help="your side (default p1)")
+    p.add_argument(
+        "--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})"
+    )
+    p.add_argument("--seed", metavar="TEXT", help="seed text (default: a new one)")
+    p.add_argument(
+        "--team", metavar="FILE", help="both sides' team, for formats without random teams"
+    )
+    p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
+    p.add_argument("--players", metavar="PATH", help=players_help)
 
     p = add("spectate", cmd_spectate, "watch a running tournament live, from another terminal")
     p.add_argument("run", nargs="?", help="a run name or id (default: every run being played)")

@@ -86,6 +86,7 @@ class _Game:
         self.tie_sent = False
         self.steps = 0
         self.channel: BattleChannel | None = None
+        self.resuming = False
 
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
@@ -100,8 +101,41 @@ class _Game:
             players[side] = spec
         return {"format": self.format, "seed": seeds.battle_seed(self.seed), "players": players}
 
+    def restore(self, game_id: int) -> None:
+        """Continue a stored game: its input log up to the last step that moved the battle is
+        replayed in Showdown; anything recorded after that point is dropped and asked again."""
+        self.game_id = game_id
+        self.resuming = True
+        events = self.store.events(game_id)
+        cut = 0
+        for event in events:
+            if event.kind == "input" and (isinstance(event.data, list) or event.data.get("moved")):
+                cut = event.id
+        lines = []
+        for event in events:
+            if event.kind == "input" and event.id <= cut:
+                lines += event.data if isinstance(event.data, list) else event.data["lines"]
+            if event.kind == "log" and event.id <= cut:
+                self.spectator += event.data
+            if event.kind == "side" and event.id <= cut:
+                self.updates[event.side].append(event.data)
+        dropped = {(e.side, e.data["idx"]) for e in events if e.kind == "choice" and e.id > cut}
+        self.store.forget_after(game_id, cut, dropped)
+        for side in SIDES:
+            self.next_index[side] = len(self.store.decisions(game_id, side))
+            player = self.players[side]
+            if hasattr(player, "conversation"):  # a model picks up its own conversation
+                player.conversation = [
+                    m
+                    for d in self.store.decisions(game_id, side)
+                    for m in d.detail.get("messages", [])
+                ]
+        self.input = lines
+        self.inputlog = lines
+
     async def run(self, record: dict[str, Any]) -> GameResult:
-        self.game_id = self.store.create_game(**record)
+        if not self.resuming:
+            self.game_id = self.store.create_game(**record)
         try:
             self.channel = await self.bridge.open(self.start_spec())
             while True:
@@ -116,6 +150,10 @@ class _Game:
             return self.fail(str(exc))
         except (BridgeDied, PlayerFailed) as exc:
             return self.fail(str(exc))
+        except asyncio.CancelledError:
+            # Left in the middle (a person quit): kept as it is, to be resumed later.
+            self.store.set_status(self.game_id, "paused")
+            raise
         finally:
             for task in self.tasks:
                 task.cancel()
@@ -131,19 +169,24 @@ class _Game:
     def apply(self, step: Step) -> bool:
         """Record one step and hand out its requests; True when the game is over."""
         events: list[tuple[str | None, str, Any]] = []
-        if step.spectator:
+        replayed = self.resuming and self.steps == 1  # history already in the record
+        if step.spectator and not replayed:
             self.spectator += step.spectator
             events.append((None, "log", step.spectator))
-        if step.input:
+        if step.input and not replayed:
             self.input += step.input
-            events.append((None, "input", step.input))
+            # "moved": the step changed the battle (a lone choice waiting for the other side
+            # does not); resuming replays the input log up to the last step that moved it.
+            events.append((None, "input", {"lines": step.input, "moved": bool(step.spectator)}))
         for side, update in step.sides.items():
             self.views[side].feed(update.lines, update.request)
             data = update.to_json()
-            self.updates[side].append(data)
+            if not replayed:
+                self.updates[side].append(data)
             events.append((side, "side", data))
-        self.store.append_events(self.game_id, events, time.time())
-        self.store.commit_soon()
+        if not replayed:
+            self.store.append_events(self.game_id, events, time.time())
+            self.store.commit_soon()
         if step.end:
             return True
         for side, update in step.sides.items():
@@ -208,6 +251,7 @@ class _Game:
             refused=[a for a in pending.actions if a.choice in refused_choices],
             updates=self.updates[side],
             emit=lambda kind, data: self.events(side, kind, data),
+            game_id=self.game_id,
         )
         try:
             started = time.perf_counter()
@@ -328,11 +372,13 @@ async def play_game(
     inputlog: list[str] | None = None,
     parent_game: int | None = None,
     parent_decision: int | None = None,
+    resume: int | None = None,
 ) -> GameResult:
     """Play one game to its end (or to turn `turn_limit`, a tie) and record it.
 
     `seed` is a game seed from `seeds.game_seed`; `inputlog`, when given, starts the battle from
-    an input log (a prefix of another game's: a fork) instead of from format and seed.
+    an input log (a prefix of another game's: a fork) instead of from format and seed; `resume`
+    continues a stored game that was left unfinished (same id, same record).
     """
     if not seed:
         raise PokeviewError("a game needs a seed")
@@ -370,4 +416,6 @@ async def play_game(
         teams=teams,
         inputlog=inputlog,
     )
+    if resume is not None:
+        game.restore(resume)
     return await game.run(record)

@@ -28,6 +28,7 @@ class DecisionContext:
     updates: list[dict[str, Any]] = field(default_factory=list)
     # Appends an event for this side to the record at once (streamed reasoning, attempts).
     emit: Callable[[str, Any], None] | None = None
+    game_id: int = 0
 
 
 @dataclass(slots=True)

@@ -38,6 +38,10 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
+    if spec == "human" or spec.startswith("human:"):
+        from pokeview.players.human import HumanPlayer
+
+        return HumanPlayer(spec)
     if spec.startswith("llm:") or spec == "loopback":
         from pokeview.players.llm.config import load_players, players_path
         from pokeview.players.llm.player import LLMPlayer

@@ -135,10 +135,18 @@ class HomeScreen(Screen[None]):
 
     def action_watch(self) -> None:
         game = self._selected_game()
-        if game is not None:
-            from pokeview.screens.watch import WatchScreen
+        if game is None:
+            return
+        table = self.query_one("#games", DataTable)
+        status = str(table.get_row_at(table.cursor_row)[7])
+        if status == "paused":  # a game a person left: continue it
+            from pokeview.screens.play import PlayScreen
 
-            self.app.push_screen(WatchScreen(self.store_path, game))
+            self.app.push_screen(PlayScreen(self.store_path, resume=game))
+            return
+        from pokeview.screens.watch import WatchScreen
+
+        self.app.push_screen(WatchScreen(self.store_path, game))
 
     @on(DataTable.RowSelected, "#games")
     def chosen(self) -> None:

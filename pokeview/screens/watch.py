@@ -44,6 +44,7 @@ class WatchScreen(Screen[None]):
         Binding("s", "side", "switch side", id="watch.side"),
         Binding("c", "conversation", "conversation", id="watch.conversation"),
         Binding("p", "prompt", "prompt", id="watch.prompt"),
+        Binding("f", "fork", "play on from here", id="watch.fork"),
         Binding("l", "live", "live", id="watch.live", show=False),
         Binding("escape,q", "leave", "back", id="watch.back"),
     ]
@@ -117,7 +118,8 @@ class WatchScreen(Screen[None]):
         game = self.replay.game
         self.title = f"game {game.id}: {game.p1} vs {game.p2}"
         state = "LIVE" if game.status == "running" else game.status
-        self.sub_title = f"{game.format} · {state} · winner {game.winner_name}"
+        fork = f" · fork of game {game.parent_game}" if game.parent_game else ""
+        self.sub_title = f"{game.format} · {state} · winner {game.winner_name}{fork}"
 
     def poll(self) -> None:
         """Live mode: read what the runner wrote since the last look (a few small queries)."""
@@ -285,6 +287,27 @@ class WatchScreen(Screen[None]):
 
         frame = self.frames[self.position]
         self.app.push_screen(PromptScreen(self.store_path, self.game_id, frame.side, frame.index))
+
+    def action_fork(self) -> None:
+        """Take over the viewing side from this decision, against the recorded opponent."""
+        if not self.replay or not self.frames:
+            return
+        frame = self.frames[self.position]
+        side = frame.side if self.view == "spectator" else self.view
+        if frame.event_id == END or frame.side != side:
+            self.notify("go to one of this side's decisions to play on from it", severity="warning")
+            return
+        game = self.replay.game
+        opponent = game.p2 if side == "p1" else game.p1
+        if opponent.startswith("human"):
+            opponent = "heuristic"
+        from pokeview.screens.play import PlayScreen
+
+        self.app.push_screen(
+            PlayScreen(
+                self.store_path, opponent=opponent, side=side, fork=(game.id, frame.event_id, side)
+            )
+        )
 
     def action_leave(self) -> None:
         if self.typed:

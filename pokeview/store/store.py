@@ -238,6 +238,48 @@ class Store:
                 ),
             )
 
+    def set_status(self, game_id: int, status: str) -> None:
+        with self.conn:
+            self.conn.execute("update games set status = ? where id = ?", (status, game_id))
+
+    def latest_human_game(
+        self, statuses: tuple[str, ...] = ("paused", "running")
+    ) -> GameRow | None:
+        marks = ",".join("?" * len(statuses))
+        row = self.conn.execute(
+            f"select * from games where status in ({marks}) and "
+            "(json_extract(p1_config, '$.kind') = 'human' "
+            "or json_extract(p2_config, '$.kind') = 'human') "
+            "order by id desc limit 1",
+            statuses,
+        ).fetchone()
+        return GameRow.from_row(row) if row else None
+
+    def forget_after(self, game_id: int, event_id: int, decisions: set[tuple[str, int]]) -> None:
+        """Drop what was recorded after `event_id` (a game resumed from that point)."""
+        with self.conn:
+            self.conn.execute(
+                "delete from events where game_id = ? and id > ?", (game_id, event_id)
+            )
+            for side, idx in decisions:
+                self.conn.execute(
+                    "delete from decisions where game_id = ? and side = ? and idx = ?",
+                    (game_id, side, idx),
+                )
+            self.conn.execute(
+                "update games set status = 'running', ended_at = null where id = ?", (game_id,)
+            )
+
+    def input_log_before(self, game_id: int, event_id: int) -> list[str]:
+        """The input log as it stood when event `event_id` was written (to fork from there)."""
+        lines: list[str] = []
+        for event in self.events(game_id):
+            if event.id >= event_id:
+                break
+            if event.kind == "input":
+                lines += event.data if isinstance(event.data, list) else event.data["lines"]
+        return lines
+
     def mark_interrupted(self, game_id: int) -> None:
         """A game whose runner died: kept as it was, out of the ratings and of what is done."""
         with self.conn:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import time
 
 import orjson
 from textual.widgets import DataTable, Static
@@ -43,13 +44,26 @@ async def test_home_lists_searches_and_opens_a_game(recorded_db):
         assert isinstance(app.screen, HomeScreen)
 
 
-async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db):
+async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db, monkeypatch):
+    import threading
+
+    import pokeview.ratings.summary as summary
+
+    real, threads = summary.build_report, []
+
+    def slow_report(*args, **kwargs):
+        threads.append(threading.current_thread())
+        time.sleep(0.5)  # a large database: the screen must stay responsive meanwhile
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(summary, "build_report", slow_report)
     app = make_app(recorded_db, ("ratings",))
     async with app.run_test(size=(120, 40)) as pilot:
         report = app.screen.query_one("#report", Static)
-        # The screen is up (with a placeholder) before the bootstrap is done.
-        assert "fitting ratings" in text_of(report)
+        await pilot.pause(0.2)
+        assert "fitting ratings" in text_of(report)  # drawn while the fit runs
         await settle(pilot, lambda: "head to head" in text_of(report))
+        assert threads and threads[0] is not threading.main_thread()
         shown = text_of(report)
         assert "heuristic" in shown and "●" in shown and "95% interval" in shown
         assert "cost, tokens and reliability" in shown

@@ -1,0 +1,299 @@
+"""Play one side yourself, against a bot or a model, seeing what a player on Showdown sees.
+
+The game runs on the app's event loop (a worker); the person's side is a HumanPlayer whose
+decisions this screen answers: a number key, or the arrow keys and Enter (or the mouse) in the
+list of legal actions, numbered as a model sees them. A model opponent's reasoning streams into a
+pane that stays hidden while the game runs (r shows it, and that is recorded on the game) and is
+shown in full at the end. Quitting keeps the game; `pokeview play --resume` continues it.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from pokeview.players.base import DecisionContext
+from pokeview.players.human import HumanPlayer
+from pokeview.widgets.board import Board
+from pokeview.widgets.render import t
+
+
+class PlayScreen(Screen[None]):
+    CSS_PATH = Path(__file__).with_suffix(".tcss")
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "spoiler", "show/hide reasoning", id="play.spoiler"),
+        Binding("escape,q", "leave", "leave (kept)", id="play.leave"),
+    ]
+
+    def __init__(
+        self,
+        store_path: Path,
+        *,
+        opponent: str = "heuristic",
+        side: str = "p1",
+        format: str = "gen9randombattle",
+        seed_text: str | None = None,
+        resume: int | None = None,
+        fork: tuple[int, int, str] | None = None,  # (game id, side event id, original side)
+        players_file: str | None = None,
+        teams: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__()
+        self.store_path = store_path
+        self.opponent_spec, self.side, self.format = opponent, side, format
+        self.seed_text, self.resume, self.fork = seed_text, resume, fork
+        self.players_file, self.teams = players_file, teams
+        self.human = HumanPlayer()
+        self.human.on_decision = self.asked
+        self.ctx: DecisionContext | None = None
+        self.game_id: int | None = None
+        self.store = None
+        self.result = None
+        self.reveal = False
+        self.words_shown = 0
+        self.typed = ""
+        self.waiting_since = time.monotonic()
+        self.reasoning_seen = 0
+        self.reasoning: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Horizontal(id="body"):
+            with Vertical(id="left"):
+                yield Board(id="board")
+                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            with Vertical(id="right"):
+                yield OptionList(id="actions")
+                with VerticalScroll(id="reasoning"):
+                    yield Static(id="thoughts")
+        yield Static(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        from pokeview.store import open_store
+
+        self.store = open_store(self.store_path)
+        self.title = "play"
+        self.query_one("#thoughts", Static).update(
+            Text("the opponent's reasoning is hidden (r shows it; that is recorded)", style="dim")
+        )
+        self.set_interval(0.5, self.tick)
+        self.play()
+
+    # -- the game ------------------------------------------------------------------------
+
+    @work(exclusive=True, group="game")
+    async def play(self) -> None:
+        from pokeview.battle import seeds
+        from pokeview.battle.loop import play_game
+        from pokeview.players import make_player
+        from pokeview.sim.client import Bridge
+
+        store = self.store
+        assert store is not None
+        bridge = Bridge()
+        kwargs: dict[str, Any] = {}
+        if self.resume is not None:
+            game = store.game(self.resume)
+            self.side = "p1" if game.p1_config.get("kind") == "human" else "p2"
+            other = game.p2 if self.side == "p1" else game.p1
+            self.opponent_spec = other
+            self.format = game.format
+            seed, kwargs = game.seed, {"resume": game.id, "seed_text": game.seed_text}
+        elif self.fork is not None:
+            source_id, event_id, _ = self.fork
+            source = store.game(source_id)
+            self.format = source.format
+            seed = source.seed
+            decision = [e for e in store.events(source_id) if e.id == event_id]
+            kwargs = {
+                "inputlog": store.input_log_before(source_id, event_id),
+                "parent_game": source_id,
+                "parent_decision": decision[0].id if decision else None,
+            }
+        else:
+            text = self.seed_text or f"play-{int(time.time())}"
+            seed, kwargs = seeds.game_seed(text), {"seed_text": text, "teams": self.teams}
+        opponent = make_player(self.opponent_spec, self.players_file)
+        p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
+        self.sub_title = f"you ({self.side}) against {opponent.name} · {self.format}"
+        try:
+            async with bridge:
+                result = await play_game(
+                    self.format, seed, p1, p2, bridge=bridge, store=store, **kwargs
+                )
+                self.game_id = result.game_id
+                self.result = result
+                self.finished()  # at once, not after the bridge has closed
+        except Exception as exc:
+            self.query_one("#status", Static).update(t(f"the game could not go on: {exc}", "red"))
+
+    def asked(self, ctx: DecisionContext) -> None:
+        """The game loop asks the person for a decision."""
+        self.ctx = ctx
+        self.typed = ""
+        self.game_id = ctx.game_id
+        state = ctx.updates[-1].get("state") if ctx.updates else None
+        names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
+        self.query_one(Board).show(view=self.side, turn=ctx.turn, near=state, far=None, names=names)
+        self._log(ctx.updates)
+        actions = self.query_one(OptionList)
+        actions.clear_options()
+        for number, action in enumerate(ctx.actions, start=1):
+            actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
+        if ctx.refusal:
+            self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning")
+        actions.highlighted = 0
+        actions.focus()
+        self._status()
+
+    def _log(self, updates: list[dict]) -> None:
+        words = [w for u in updates for w in (u.get("text") or ())]
+        log = self.query_one(RichLog)
+        for word in words[self.words_shown :]:
+            log.write(t(word, "bold" if word.startswith("== Turn") else ""))
+        self.words_shown = len(words)
+
+    def finished(self) -> None:
+        result = self.result
+        assert result is not None
+        updates = [
+            e.data
+            for e in self.store.events(result.game_id)
+            if e.side == self.side and e.kind == "side"
+        ]
+        self._log(updates)
+        self.query_one(OptionList).clear_options()
+        mine = result.winner == self.side
+        verdict = "You won!" if mine else ("A tie." if result.winner == "tie" else "You lost.")
+        if result.status != "finished":
+            verdict = f"The game ended in an error: {result.error}"
+        self.query_one("#status", Static).update(
+            t(f"{verdict} {result.turns} turns · game {result.game_id} · q to leave", "bold")
+        )
+        self.reveal = True  # the reasoning is no spoiler any more
+        self._thoughts()
+
+    # -- the person -----------------------------------------------------------------------
+
+    @on(OptionList.OptionSelected, "#actions")
+    def picked(self, event: OptionList.OptionSelected) -> None:
+        self._choose(int(event.option.id or 0))
+
+    def _choose(self, index: int) -> None:
+        if self.human.choose(index):
+            self.ctx = None
+            self.typed = ""
+            self.query_one(OptionList).clear_options()
+            self.waiting_since = time.monotonic()
+            self._status()
+
+    def on_key(self, event) -> None:  # noqa: ANN001
+        if not (event.character and event.character.isdigit()) or self.ctx is None:
+            return
+        event.stop()
+        count = len(self.ctx.actions)
+        self.typed += event.character
+        number = int(self.typed)
+        # Decide at once when no longer number could be meant (e.g. "1" with 13 actions waits).
+        if number == 0 or number > count:
+            self.typed = ""
+        elif number * 10 > count:
+            self._choose(number - 1)
+            return
+        else:  # more digits may follow ("1" of "12"); Enter takes the highlighted one
+            self.query_one(OptionList).highlighted = number - 1
+        self._status()
+
+    def action_spoiler(self) -> None:
+        if self.result is None and not self.reveal and self.game_id is not None:
+            self.store.append_events(
+                self.game_id,
+                [
+                    (
+                        None,
+                        "spoiler",
+                        {"turn": self.ctx.turn if self.ctx else None, "at": time.time()},
+                    )
+                ],
+                time.time(),
+            )
+            self.store.commit()
+        self.reveal = not self.reveal if self.result is None else True
+        self._thoughts()
+
+    def action_leave(self) -> None:
+        self.app.action_back()
+
+    def on_unmount(self) -> None:
+        if self.store is not None:
+            self.store.commit()
+
+    # -- the other side -------------------------------------------------------------------
+
+    def tick(self) -> None:
+        self._read_reasoning()
+        self._status()
+
+    def _read_reasoning(self) -> None:
+        if self.game_id is None or self.store is None:
+            return
+        other = "p2" if self.side == "p1" else "p1"
+        rows = self.store.conn.execute(
+            "select id, data from events where game_id = ? and side = ? "
+            "and kind = 'reasoning' and id > ? order by id",
+            (self.game_id, other, self.reasoning_seen),
+        ).fetchall()
+        if rows:
+            import orjson
+
+            for event_id, data in rows:
+                self.reasoning.append(orjson.loads(data)["delta"])
+                self.reasoning_seen = event_id
+            self._thoughts()
+
+    def _thoughts(self) -> None:
+        shown = self.query_one("#thoughts", Static)
+        if not self.reveal:
+            size = sum(len(r) for r in self.reasoning)
+            shown.update(
+                Text(
+                    f"the opponent's reasoning is hidden ({size:,} characters so far); "
+                    "r shows it, and that is recorded",
+                    style="dim",
+                )
+            )
+        else:
+            shown.update(
+                t(
+                    "".join(self.reasoning)
+                    or "(no reasoning: the opponent is not a model, or it has not thought yet)",
+                    "italic",
+                )
+            )
+
+    def _status(self) -> None:
+        if self.result is not None:
+            return
+        status = Text()
+        if self.ctx is not None:
+            status.append(f"turn {self.ctx.turn} · your move: ", style="bold")
+            status.append("type a number or pick with ↑↓ Enter")
+            if self.typed:
+                status.append(f" · {self.typed}▏", style="bold yellow")
+        else:
+            status.append(
+                f"{self.opponent_spec} is thinking… {time.monotonic() - self.waiting_since:.0f} s",
+                style="yellow",
+            )
+        self.query_one("#status", Static).update(status)

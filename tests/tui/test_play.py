@@ -1,0 +1,142 @@
+"""Playing a side by key presses: whole games, a model's hidden reasoning, forks and resuming."""
+
+from __future__ import annotations
+
+import time
+
+from pokeview.app import make_app
+from pokeview.battle.verify import verify_game
+from pokeview.screens.play import PlayScreen
+from pokeview.store import open_store
+from tests.tui.test_watch import ready, text_of
+
+
+async def until(pilot, condition, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.02)
+
+
+async def press_number(pilot, number: int, count: int) -> None:
+    await pilot.press(*str(number))
+    if number * 10 <= count:  # more digits could follow: Enter confirms
+        await pilot.press("enter")
+
+
+async def play_out(pilot, screen: PlayScreen, moves: int | None = None) -> dict[str, bool]:
+    """Answer every decision with the keyboard: Terastallize once when offered, else action 1."""
+    seen = {"forced": False, "tera": False}
+    made = 0
+    while moves is None or made < moves:
+        await until(
+            pilot, lambda: screen.ctx is not None or screen.result is not None, "a decision"
+        )
+        if screen.result is not None:
+            break
+        actions = screen.ctx.actions
+        seen["forced"] |= bool(screen.ctx.request.get("forceSwitch"))
+        tera = [i for i, a in enumerate(actions) if a.gimmick == "terastallize"]
+        pick = tera[0] if tera and not seen["tera"] else 0
+        seen["tera"] |= bool(tera) and pick == tera[0]
+        asked = screen.ctx
+        await press_number(pilot, pick + 1, len(actions))
+        await until(pilot, lambda asked=asked: screen.ctx is not asked, "the choice to be taken")
+        made += 1
+    return seen
+
+
+async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
+    db = tmp_path / "play.db"
+    for opponent, seed in (("random", "keys-1"), ("heuristic", "keys-2")):
+        app = make_app(db, ("play", {"opponent": opponent, "seed_text": seed}))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = app.screen
+            seen = await play_out(pilot, screen)
+            await until(pilot, lambda s=screen: s.result is not None, "the end")
+            assert screen.result.status == "finished"
+            assert seen == {"forced": True, "tera": True}, seen
+            assert "turns · game" in text_of(screen.query_one("#status"))
+    store = open_store(db)
+    for game in store.games():
+        assert game.p1 == "human" and game.p1_config == {"kind": "human", "player": "human"}
+        assert (await verify_game(bridge, store, game.id)).ok
+    store.close()
+
+
+async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
+    db = tmp_path / "model.db"
+    app = make_app(db, ("play", {"opponent": "loopback", "seed_text": "spoiler"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await play_out(pilot, screen, moves=2)
+        await until(pilot, lambda: screen.reasoning, "the model's reasoning to stream")
+        thoughts = screen.query_one("#thoughts")
+        assert "hidden" in text_of(thoughts) and "I have" not in text_of(thoughts)
+        await pilot.press("r")
+        assert "I have" in text_of(thoughts)  # the spoiler shows it
+        await pilot.press("r")
+        assert "hidden" in text_of(thoughts)
+        await play_out(pilot, screen)
+        await until(pilot, lambda: screen.result is not None, "the end")
+        assert "I have" in text_of(thoughts)  # shown in full after the end
+        game_id = screen.result.game_id
+    store = open_store(db)
+    spoilers = [e for e in store.events(game_id) if e.kind == "spoiler"]
+    assert len(spoilers) == 1 and spoilers[0].data["turn"] >= 1
+    store.close()
+
+
+async def test_play_on_from_a_recorded_game(recorded_db):
+    app = make_app(recorded_db, ("watch", 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("5", "enter", "f")
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen), "the play screen")
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the first decision")
+        assert screen.ctx.turn == 5
+        await play_out(pilot, screen)
+        await until(pilot, lambda: screen.result is not None, "the end")
+        fork_id = screen.result.game_id
+    store = open_store(recorded_db)
+    fork, original = store.game(fork_id), store.game(1)
+    assert fork.parent_game == 1 and fork.parent_decision and fork.exclude_from_ratings == 1
+    before = original.spectator_log.split("|turn|5\n")[0]
+    assert fork.spectator_log.startswith(before + "|turn|5\n")  # turns 1..4 replayed exactly
+    assert fork.spectator_log != original.spectator_log  # then the new choices
+    assert all(r["id"] != fork_id for r in store.rating_games())
+    store.close()
+    app = make_app(recorded_db, ("watch", fork_id, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert "fork of game 1" in screen.sub_title
+
+
+async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge):
+    db = tmp_path / "resume.db"
+    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "resume"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await play_out(pilot, screen, moves=3)
+        await until(pilot, lambda: screen.ctx is not None, "the fourth decision")
+        game_id = screen.ctx.game_id
+        await pilot.press("escape")
+    store = open_store(db)
+    assert store.game(game_id).status == "paused"
+    assert len(store.decisions(game_id, "p1")) == 3
+    assert store.latest_human_game().id == game_id
+    store.close()
+    app = make_app(db, ("play", {"resume": game_id}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the resumed decision")
+        assert screen.ctx.game_id == game_id and screen.ctx.index == 3
+        await play_out(pilot, screen)
+        await until(pilot, lambda: screen.result is not None, "the end")
+        assert screen.result.game_id == game_id and screen.result.status == "finished"
+    store = open_store(db)
+    indexes = [d.idx for d in store.decisions(game_id, "p1")]
+    assert indexes == list(range(len(indexes)))  # each decision once
+    assert (await verify_game(bridge, store, game_id)).ok
+    store.close()
