@@ -163,6 +163,8 @@ class PlayScreen(Screen[None]):
         for word in words[self.words_shown :]:
             log.write(t(word, "bold" if word.startswith("== Turn") else ""))
         self.words_shown = len(words)
+        # The board above may change height; keep the newest lines in view.
+        self.call_after_refresh(log.scroll_end, animate=False)
 
     def finished(self) -> None:
         result = self.result
