@@ -342,6 +342,28 @@ def cmd_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_server(args: argparse.Namespace) -> int:
+    import signal
+    import time
+
+    from pokeview.sim.server import LocalServer
+
+    server = LocalServer(args.port)
+    server.start()
+    print(f"Showdown is listening on {server.websocket_url}; Ctrl-C stops it", flush=True)
+    stop: list[bool] = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
+    try:
+        while not stop and server.proc is not None and server.proc.poll() is None:
+            time.sleep(0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    print("Showdown stopped", flush=True)
+    return 0
+
+
 def cmd_spectate(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
 
@@ -355,10 +377,10 @@ def cmd_spectate(args: argparse.Namespace) -> int:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from pokeview.exchange import export_game
+    from pokeview.exchange import export_as
 
     store = _store(args)
-    text = export_game(store, args.game)
+    text = export_as(store, args.game, args.format)
     if args.output:
         Path(args.output).write_text(text)
         print(f"game {args.game} written to {args.output}")
@@ -477,11 +499,24 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
     p.add_argument("--players", metavar="PATH", help=players_help)
 
+    p = add("server", cmd_server, "run the pinned Showdown as a local server on loopback")
+    p.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000)")
+
     p = add("spectate", cmd_spectate, "watch a running tournament live, from another terminal")
     p.add_argument("run", nargs="?", help="a run name or id (default: every run being played)")
 
-    p = add("export", cmd_export, "write one game with all its decisions as pokeview JSON")
+    p = add(
+        "export",
+        cmd_export,
+        "write one game: pokeview JSON, spectator log, input log or replay HTML",
+    )
     p.add_argument("game", help="a game id")
+    p.add_argument(
+        "--format",
+        choices=["json", "log", "inputlog", "html"],
+        default="json",
+        help="json (all decisions; default), log, inputlog, or html (a Showdown replay)",
+    )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
     )

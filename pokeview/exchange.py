@@ -41,6 +41,44 @@ def export_game(store: Store, game_id: int | str) -> str:
     return orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n"
 
 
+REPLAY_HTML = """<!DOCTYPE html>
+<meta charset="utf-8" />
+<!-- version 1 -->
+<title>{title} - Replay</title>
+<div class="wrapper replay-wrapper" style="max-width:1180px;margin:0 auto">
+<div class="battle"></div><div class="battle-log"></div>
+<div class="replay-controls"></div><div class="replay-controls-2"></div>
+<h1 style="font-weight:normal;text-align:center"><strong>{format}</strong><br />{title}</h1>
+<script type="text/plain" class="battle-log-data">{log}
+</script>
+</div>
+<script>
+let daily = Math.floor(Date.now()/1000/60/60/24);document.write('<script src="https://play.pokemonshowdown.com/js/replay-embed.js?version'+daily+'"></'+'script>');
+</script>
+"""
+
+
+def export_as(store: Store, game_id: int | str, fmt: str) -> str:
+    """json (pokeview's own), log (spectator log), inputlog, or html (a Showdown replay file)."""
+    if fmt == "json":
+        return export_game(store, game_id)
+    game = store.game(game_id)
+    if fmt == "inputlog":
+        if not game.input_log:
+            raise PokeviewError(f"game {game.id} has no input log")
+        return game.input_log + "\n"
+    log = game.spectator_log or ""
+    if fmt == "log":
+        return log + "\n"
+    if fmt == "html":
+        import html
+
+        title = html.escape(f"{game.p1} vs. {game.p2} (game {game.id})")
+        safe_log = log.replace("</", "<\\/")  # the log may not close its own script element
+        return REPLAY_HTML.format(title=title, format=html.escape(game.format), log=safe_log)
+    raise PokeviewError(f"unknown export format '{fmt}' (json, log, inputlog or html)")
+
+
 def import_game(store: Store, doc: dict[str, Any]) -> int:
     """Insert a game from its JSON form under a new id; all or nothing."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:

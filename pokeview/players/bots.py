@@ -68,18 +68,19 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
 
 
 class BotPlayer:
+    """A poke-env Player called in-process: the reference bots, or any subclass named
+    `module:Class` (its randomness seeded per decision the same way)."""
+
     kind = "bot"
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, engine: type[PokeEnvPlayer] | None = None) -> None:
         self.name = name
-        self._engine = _engine(BOTS[name])
+        self._engine = _engine(engine or BOTS[name])
 
     def describe(self) -> dict[str, Any]:
-        return {
-            "kind": "bot",
-            "bot": self.name,
-            "engine": f"poke-env {type(self._engine).__name__}",
-        }
+        engine = type(self._engine)
+        label = "poke-env" if engine.__module__.startswith("poke_env") else engine.__module__
+        return {"kind": "bot", "bot": self.name, "engine": f"{label} {engine.__name__}"}
 
     async def decide(self, ctx: DecisionContext) -> Decision:
         # poke-env's bots draw from the global `random`; seeding it right before the (synchronous)

@@ -56,6 +56,25 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
             raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
         models[name].api_key()  # a missing key is said now, not at the first decision
         return LLMPlayer(models[name])
+    if ":" in spec and not spec.startswith(("llm:", "human:")):
+        return outside_player(spec)
     raise PokeviewError(
-        f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, or llm:NAME"
+        f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
+        "llm:NAME, or module:Class (a poke-env Player subclass)"
     )
+
+
+def outside_player(spec: str) -> Player:
+    """`module:Class`: any poke-env Player subclass, run in-process without a server."""
+    import importlib
+
+    from poke_env.player.player import Player as PokeEnvPlayer
+
+    module_name, _, class_name = spec.partition(":")
+    try:
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise PokeviewError(f"cannot load player '{spec}': {exc}") from None
+    if not (isinstance(cls, type) and issubclass(cls, PokeEnvPlayer)):
+        raise PokeviewError(f"'{spec}' is not a poke-env Player subclass")
+    return BotPlayer(spec, cls)
