@@ -134,7 +134,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             str(g.turns or "-"),
             g.status if g.status != "error" else f"error: {safe(g.error or '')[:40]}",
         )
-    Console().print(table)
+    Console(width=max(Console().width, 120)).print(table)
     return 0
 
 
@@ -376,6 +376,41 @@ def cmd_spectate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_import(args: argparse.Namespace) -> int:
+    import orjson
+
+    from pokeview.exchange import import_game, import_input_log
+    from pokeview.sim.client import Bridge
+
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PokeviewError(f"cannot read {path}: {exc}") from None
+    store = _store(args)
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise PokeviewError(f"{path} is not valid JSON ({exc}); is it truncated?") from None
+        game_id = import_game(store, doc)
+    elif stripped.startswith(">"):
+
+        async def run() -> int:
+            async with Bridge() as bridge:
+                return await import_input_log(store, text, path.name, bridge)
+
+        game_id = asyncio.run(run())
+    else:
+        raise PokeviewError(
+            f"{path} is neither a pokeview game file (JSON) nor a Showdown input log (>start …); "
+            "Showdown replay HTML and logs cannot be imported yet"
+        )
+    print(f"imported {path.name} as game {game_id}")
+    return 0
+
+
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
 
@@ -498,6 +533,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
     p.add_argument("--players", metavar="PATH", help=players_help)
+
+    p = add("import", cmd_import, "import a game: pokeview JSON, or an input log (re-simulated)")
+    p.add_argument("file", help="a file written by `pokeview export`, or a Showdown input log")
 
     p = add("server", cmd_server, "run the pinned Showdown as a local server on loopback")
     p.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000)")

@@ -106,6 +106,46 @@ def import_game(store: Store, doc: dict[str, Any]) -> int:
     return new_id
 
 
+async def import_input_log(store: Store, text: str, source: str, bridge: Any) -> int:
+    """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
+    from pokeview.battle.loop import play_game
+    from pokeview.errors import BattleRefused
+    from pokeview.players.recorded import RecordedPlayer
+
+    lines = [line for line in text.splitlines() if line.strip()]
+    header = [line for line in lines if line.startswith((">start ", ">player "))]
+    if not lines or not lines[0].startswith(">start ") or len(header) < 3:
+        raise PokeviewError("not an input log: it should begin with >start and two >player lines")
+    try:
+        format_id = orjson.loads(lines[0][len(">start ") :]).get("formatid", "")
+    except orjson.JSONDecodeError:
+        raise PokeviewError("the >start line of the input log is not valid JSON") from None
+    choices = {"p1": [], "p2": []}
+    for line in lines:
+        side = line[1:3]
+        if line.startswith((">p1 ", ">p2 ")):
+            choices[side].append(line[4:])
+    players = {side: RecordedPlayer(side, choices[side], source) for side in ("p1", "p2")}
+    try:
+        result = await play_game(
+            format_id,
+            "imported",
+            players["p1"],
+            players["p2"],
+            bridge=bridge,
+            store=store,
+            inputlog=header,
+            seed_text=f"imported from {source}",
+        )
+    except BattleRefused as exc:
+        raise PokeviewError(f"Showdown would not replay this input log: {exc}") from None
+    if result.status != "finished":
+        store.delete_game(result.game_id)  # nothing half-imported stays
+        raise PokeviewError(f"the input log could not be replayed to its end: {result.error}")
+    store.set_excluded(result.game_id)  # who played is unknown: not for the ratings
+    return result.game_id
+
+
 def import_json_into_scratch(path: Path) -> tuple[Path, int]:
     """Load a game file into a temporary database, to watch it without touching the user's."""
     try:

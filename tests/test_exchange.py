@@ -117,3 +117,87 @@ def test_server_starts_on_loopback_and_stops_cleanly():
     assert "Showdown stopped" in proc.stdout.read()
     time.sleep(0.5)
     assert not port_open(port)
+
+
+def rows(db, sql):
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def test_export_then_import_of_a_model_game_gives_the_same_record(tmp_path):
+    a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
+    assert (
+        pokeview(
+            "battle", "--p1", "loopback", "--p2", "random", "--seed", "round", "--db", a
+        ).returncode
+        == 0
+    )
+    exported = tmp_path / "game.json"
+    assert pokeview("export", "1", "-o", str(exported), "--db", a).returncode == 0
+    done = pokeview("import", str(exported), "--db", b)
+    assert done.returncode == 0 and "as game 1" in done.stdout
+    record = "select side, idx, turn, actions, action, choice, how, refusals, detail from decisions order by side, idx"
+    assert rows(a, record) == rows(b, record)  # messages, reasoning, answers, usage, cost
+    details = [r[-1] for r in rows(b, record) if r[0] == "p1"]
+    assert details and all('"reasoning"' in d and '"usage"' in d for d in details)
+    game = "select format, seed, p1, p2, winner, turns, input_log, spectator_log from games"
+    assert rows(a, game) == rows(b, game)
+    assert rows(a, "select count(*) from events") == rows(b, "select count(*) from events")
+
+
+def test_an_input_log_is_re_simulated_into_a_whole_record(tmp_path):
+    db = str(tmp_path / "x.db")
+    assert (
+        pokeview(
+            "battle", "--p1", "heuristic", "--p2", "random", "--seed", "resim", "--db", db
+        ).returncode
+        == 0
+    )
+    inputlog = tmp_path / "game.inputlog"
+    inputlog.write_text(pokeview("export", "1", "--format", "inputlog", "--db", db).stdout)
+    assert pokeview("import", str(inputlog), "--db", db).returncode == 0
+    (original,), (imported,) = rows(db, "select spectator_log from games order by id")
+    assert original == imported
+    per_game = rows(db, "select game_id, count(*) from decisions group by game_id order by game_id")
+    assert per_game[0][1] == per_game[1][1]
+    assert rows(db, "select exclude_from_ratings, p1 from games where id = 2") == [
+        (1, "recorded:p1")
+    ]
+
+
+def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
+    db = str(tmp_path / "x.db")
+    assert (
+        pokeview(
+            "battle",
+            "--p1",
+            "random",
+            "--p2",
+            "random",
+            "--seed",
+            "bad",
+            "--turn-limit",
+            "3",
+            "--db",
+            db,
+        ).returncode
+        == 0
+    )
+    exported = pokeview("export", "1", "--db", db).stdout
+    truncated = tmp_path / "truncated.json"
+    truncated.write_text(exported[: len(exported) // 2])
+    assert "truncated" in one_clear_line(pokeview("import", str(truncated), "--db", db))
+    other = tmp_path / "notes.txt"
+    other.write_text("hello\n")
+    assert "neither a pokeview game file" in one_clear_line(
+        pokeview("import", str(other), "--db", db)
+    )
+    bad_team = tmp_path / "bad.inputlog"
+    bad_team.write_text(
+        '>start {"formatid":"gen9ou"}\n>player p1 {"name":"a","team":"|||"}\n'
+        '>player p2 {"name":"b","team":"|||"}\n>p1 move 1\n>p2 move 1\n'
+    )
+    assert "Showdown" in one_clear_line(pokeview("import", str(bad_team), "--db", db))
+    assert rows(db, "select count(*) from games") == [(1,)]

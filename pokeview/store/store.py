@@ -238,6 +238,10 @@ class Store:
                 ),
             )
 
+    def set_excluded(self, game_id: int) -> None:
+        with self.conn:
+            self.conn.execute("update games set exclude_from_ratings = 1 where id = ?", (game_id,))
+
     def set_status(self, game_id: int, status: str) -> None:
         with self.conn:
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))

@@ -1,0 +1,50 @@
+"""Replays a side's choices from an input log, to rebuild a game's record by re-simulating it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pokeview.battle.actions import Action
+from pokeview.errors import PlayerFailed
+from pokeview.players.base import Decision, DecisionContext
+
+
+class RecordedPlayer:
+    kind = "recorded"
+
+    def __init__(self, side: str, choices: list[str], source: str) -> None:
+        self.name = f"recorded:{side}"
+        self.choices = list(choices)
+        self.source = source
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "recorded", "source": self.source}
+
+    async def decide(self, ctx: DecisionContext) -> Decision:
+        if not self.choices:
+            raise PlayerFailed("the input log ends before the battle does")
+        choice = self.choices.pop(0)
+        index = match(choice, ctx.actions)
+        if index is None:  # a choice in Showdown's own words: send it as it was written
+            ctx.actions.append(Action(choice, choice, "move"))
+            index = len(ctx.actions) - 1
+        return Decision(index, how="recorded")
+
+
+def match(choice: str, actions: list[Action]) -> int | None:
+    """The legal action an input-log choice names ("move leafstorm terastallize", "switch 3")."""
+    words = choice.split()
+    if not words:
+        return None
+    for index, action in enumerate(actions):
+        if action.choice == choice:
+            return index
+    if words[0] == "move" and len(words) >= 2:
+        gimmick = words[2] if len(words) > 2 else None
+        for index, action in enumerate(actions):
+            if action.kind == "move" and action.move_id == words[1] and action.gimmick == gimmick:
+                return index
+    if words[0] == "team" and len(words) >= 2 and words[1][:1].isdigit():
+        slot = int(words[1][0])
+        return next((i for i, a in enumerate(actions) if a.slot == slot), None)
+    return None
