@@ -389,12 +389,35 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise PokeviewError(f"cannot read {path}: {exc}") from None
     store = _store(args)
     stripped = text.lstrip()
+    if stripped.startswith("{") and path.suffix == ".jsonl":  # Pokéval battle cases
+
+        async def cases() -> list[str]:
+            from pokeview import pokeval
+
+            said = []
+            async with Bridge() as bridge:
+                for case in pokeval.load_cases(path):
+                    lines = "\n".join(pokeval.input_log(case))
+                    try:
+                        gid = await import_input_log(
+                            store, lines, f"{path.name} {case['id']}", bridge, stop_on_refusal=True
+                        )
+                        said.append(f"case {case['id']}: game {gid}")
+                    except PokeviewError as exc:
+                        said.append(f"case {case['id']}: {exc}")
+            return said
+
+        for line in asyncio.run(cases()):
+            print(line)
+        return 0
     if stripped.startswith("{"):
         try:
             doc = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
             raise PokeviewError(f"{path} is not valid JSON ({exc}); is it truncated?") from None
         game_id = import_game(store, doc)
+    elif stripped.startswith("{") is False and path.suffix == ".jsonl":
+        raise PokeviewError(f"{path} is empty")
     elif stripped.startswith(">"):
 
         async def run() -> int:
@@ -408,6 +431,83 @@ def cmd_import(args: argparse.Namespace) -> int:
             "Showdown replay HTML and logs cannot be imported yet"
         )
     print(f"imported {path.name} as game {game_id}")
+    return 0
+
+
+async def _showdown_graded_logs(
+    cases: list[dict[str, Any]],
+) -> tuple[dict[str, list[str]], dict[str, str]]:
+    from pokeview import pokeval
+    from pokeview.sim.client import Bridge
+
+    logs, stops = {}, {}
+    async with Bridge() as bridge:
+        for case in cases:
+            channel = await bridge.open(
+                {"inputlog": pokeval.input_log(case), "quiet": True, "omniscient": True}
+            )
+            try:
+                step = await channel.next()
+            finally:
+                channel.close()
+            logs[str(case["id"])] = pokeval.graded(step.spectator)
+            if step.stopped:
+                stops[str(case["id"])] = (
+                    f"Showdown stopped at choice line {step.stopped['line']} "
+                    f"({step.stopped['input']}): {step.stopped['error']}"
+                )
+    return logs, stops
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from pokeview import pokeval
+
+    cases = pokeval.load_cases(Path(args.cases))
+    outputs = {
+        str(o.get("id")): o.get("log") or []
+        for o in pokeval.load_jsonl(Path(args.engine_output), "the engine output")
+    }
+    reference, stops = asyncio.run(_showdown_graded_logs(cases))
+    results = [pokeval.compare(cid, ref, outputs.get(cid, [])) for cid, ref in reference.items()]
+    matched = sum(r.matched for r in results)
+    total = sum(r.turns for r in results) or 1
+    if args.json:
+        import orjson
+
+        def at(log: list[str], i: int | None) -> str | None:
+            return None if i is None or i >= len(log) else log[i]
+
+        battles = [
+            {
+                "id": r.id,
+                "turns": r.turns,
+                "matched": r.matched,
+                "first_wrong_line": None if r.first_wrong is None else r.first_wrong + 1,
+                "showdown": at(r.reference, r.first_wrong),
+                "engine": at(r.engine, r.first_wrong),
+                "showdown_stopped": stops.get(r.id),
+            }
+            for r in results
+        ]
+        doc = {
+            "score": 100 * matched / total,
+            "turns_matched": matched,
+            "turns": total,
+            "battles": battles,
+        }
+        sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    from pokeview.text import strip_control
+
+    for r in results:
+        print(strip_control(pokeval.side_by_side(r)))
+        if r.id in stops:
+            print(strip_control(stops[r.id]))
+        print()
+    print(
+        f"score {100 * matched / total:.1f}: {matched} of {total} turns matched "
+        f"before the first wrong line, over {len(results)} battles"
+    )
     return 0
 
 
@@ -536,6 +636,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("import", cmd_import, "import a game: pokeview JSON, or an input log (re-simulated)")
     p.add_argument("file", help="a file written by `pokeview export`, or a Showdown input log")
+
+    p = add("diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's")
+    p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
+    p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
 
     p = add("server", cmd_server, "run the pinned Showdown as a local server on loopback")
     p.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000)")

@@ -106,7 +106,9 @@ def import_game(store: Store, doc: dict[str, Any]) -> int:
     return new_id
 
 
-async def import_input_log(store: Store, text: str, source: str, bridge: Any) -> int:
+async def import_input_log(
+    store: Store, text: str, source: str, bridge: Any, stop_on_refusal: bool = False
+) -> int:
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
     from pokeview.battle.loop import play_game
     from pokeview.errors import BattleRefused
@@ -125,7 +127,9 @@ async def import_input_log(store: Store, text: str, source: str, bridge: Any) ->
         side = line[1:3]
         if line.startswith((">p1 ", ">p2 ")):
             choices[side].append(line[4:])
-    players = {side: RecordedPlayer(side, choices[side], source) for side in ("p1", "p2")}
+    players = {
+        side: RecordedPlayer(side, choices[side], source, stop_on_refusal) for side in ("p1", "p2")
+    }
     try:
         result = await play_game(
             format_id,
@@ -140,6 +144,10 @@ async def import_input_log(store: Store, text: str, source: str, bridge: Any) ->
     except BattleRefused as exc:
         raise PokeviewError(f"Showdown would not replay this input log: {exc}") from None
     if result.status != "finished":
+        if stop_on_refusal and "was refused" in (result.error or ""):
+            # Pokéval's oracle stops at an illegal choice: the game is kept up to there.
+            store.set_excluded(result.game_id)
+            raise PokeviewError(f"game {result.game_id} stopped: {result.error}")
         store.delete_game(result.game_id)  # nothing half-imported stays
         raise PokeviewError(f"the input log could not be replayed to its end: {result.error}")
     store.set_excluded(result.game_id)  # who played is unknown: not for the ratings

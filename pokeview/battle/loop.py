@@ -150,6 +150,9 @@ class _Game:
             return self.fail(str(exc))
         except (BridgeDied, PlayerFailed) as exc:
             return self.fail(str(exc))
+        except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
+            # A gap in following the battle (poke-env's view, say) ends this game, not the run.
+            return self.fail(f"pokeview could not follow the battle: {exc!r}")
         except asyncio.CancelledError:
             # Left in the middle (a person quit): kept as it is, to be resumed later.
             self.store.set_status(self.game_id, "paused")

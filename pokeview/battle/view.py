@@ -8,7 +8,18 @@ from typing import Any
 from poke_env.battle.battle import Battle
 from poke_env.data import GenData
 
-_IGNORED = {"t:", "expire", "uhtmlchange", "tempnotify", "tempnotifyoff", "request", "debug"}
+# |player| is skipped: the role is set here, and poke-env would flip it when the seat's name is
+# not the username it was given (Pokéval's cases name their players P1 and P2).
+_IGNORED = {
+    "t:",
+    "expire",
+    "uhtmlchange",
+    "tempnotify",
+    "tempnotifyoff",
+    "request",
+    "debug",
+    "player",
+}
 _quiet = logging.getLogger("pokeview.poke_env")
 _quiet.addHandler(logging.NullHandler())
 _quiet.setLevel(logging.ERROR)

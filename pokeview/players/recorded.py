@@ -12,15 +12,20 @@ from pokeview.players.base import Decision, DecisionContext
 class RecordedPlayer:
     kind = "recorded"
 
-    def __init__(self, side: str, choices: list[str], source: str) -> None:
+    def __init__(
+        self, side: str, choices: list[str], source: str, stop_on_refusal: bool = False
+    ) -> None:
         self.name = f"recorded:{side}"
         self.choices = list(choices)
         self.source = source
+        self.stop_on_refusal = stop_on_refusal  # as Pokéval's oracle: an illegal choice ends it
 
     def describe(self) -> dict[str, Any]:
         return {"kind": "recorded", "source": self.source}
 
     async def decide(self, ctx: DecisionContext) -> Decision:
+        if ctx.refusal and self.stop_on_refusal:
+            raise PlayerFailed(f"a recorded choice was refused at turn {ctx.turn}: {ctx.refusal}")
         if not self.choices:
             raise PlayerFailed("the input log ends before the battle does")
         choice = self.choices.pop(0)

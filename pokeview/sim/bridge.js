@@ -184,16 +184,17 @@ class Sink extends BattleStream {
 }
 
 class HostedBattle {
-  constructor(id, quiet) {
+  constructor(id, quiet, omniscient) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
+    this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
     this.stream = new Sink();
     this.words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
     this.inputSent = 0;
     this.ended = false;
   }
 
-  write(lines) {
+  write(lines, noteRefusals = false) {
     // Runs commands synchronously and returns the step message for what they produced.
     this.stream._writeLines(lines.join('\n'));
     if (this.stream.battle) this.stream.battle.sendUpdates();
@@ -205,8 +206,8 @@ class HostedBattle {
     let end = null;
     for (const [type, data] of emitted) {
       if (type === 'update') {
-        const channels = extractChannelMessages(data, [0, 1, 2]);
-        step.spectator.push(...channels[0].filter((l) => !isNoise(l)));
+        const channels = extractChannelMessages(data, [-1, 0, 1, 2]);
+        step.spectator.push(...channels[this.omniscient ? -1 : 0].filter((l) => !isNoise(l)));
         sideLines.p1.push(...channels[1].filter((l) => !isNoise(l)));
         sideLines.p2.push(...channels[2].filter((l) => !isNoise(l)));
       } else if (type === 'sideupdate') {
@@ -242,6 +243,7 @@ class HostedBattle {
     } else {
       step.sides = {};
     }
+    if (noteRefusals) step.refused = Object.values(errors)[0] || null;
     if (end || (battle && battle.ended && !this.ended)) {
       this.ended = true;
       const winner = battle.winner || '';
@@ -297,8 +299,24 @@ function handle(msg) {
     case 'start': {
       if (battles.has(id)) throw new Error(`battle ${id} exists`);
       const lines = startCommands(msg);
-      const hosted = new HostedBattle(id, !!msg.quiet);
+      const hosted = new HostedBattle(id, !!msg.quiet, !!msg.omniscient);
       battles.set(id, hosted);
+      if (msg.omniscient) {
+        // Like Pokéval's oracle: line by line, stopping at the first choice Showdown refuses.
+        const step = {battle: id, type: 'step', sides: {}, spectator: [], input: [], end: null, stopped: null};
+        for (const [n, line] of lines.entries()) {
+          hosted.stream.emitted.length = 0;
+          const part = hosted.write([line], true);
+          step.spectator.push(...part.spectator);
+          step.end = part.end || step.end;
+          if (part.refused) {
+            step.stopped = {line: n + 1, input: line, error: part.refused};
+            break;
+          }
+        }
+        out(step);
+        return;
+      }
       outStep(hosted.write(lines));
       return;
     }

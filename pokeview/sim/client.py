@@ -51,6 +51,7 @@ class Step:
     spectator: list[str]
     input: list[str]
     end: dict[str, Any] | None = None
+    stopped: dict[str, Any] | None = None  # an omniscient replay that met a refused choice
 
 
 @dataclass(slots=True)
@@ -245,6 +246,7 @@ class Bridge:
                     spectator=msg["spectator"],
                     input=msg["input"],
                     end=msg.get("end"),
+                    stopped=msg.get("stopped"),
                 )
             )
         elif kind == "crash":

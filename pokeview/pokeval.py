@@ -1,0 +1,148 @@
+"""Pokéval battle cases: seed, packed teams and choices (see the Pokéval write-up in the seeds).
+
+A case is played through the pinned Showdown as an input log; its graded log is the omniscient
+log (exact HP on both sides) kept to the graded line types, consecutive duplicates collapsed.
+An engine's score is the number of turns it matches before its first wrong line, summed over
+battles, over all turns.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokeview.errors import PokeviewError
+
+GRADED = {
+    "move",
+    "-damage",
+    "turn",
+    "switch",
+    "faint",
+    "-resisted",
+    "-crit",
+    "-miss",
+    "-supereffective",
+    "-prepare",
+    "-hitcount",
+    "-immune",
+    "cant",
+    "-boost",
+    "-unboost",
+    "-heal",
+    "-start",
+    "-activate",
+    "win",
+    "-status",
+    "-message",
+    "-fail",
+    "-fieldactivate",
+    "-end",
+    "-mustrecharge",
+    "-ohko",
+    "-curestatus",
+    "-transform",
+    "-clearallboost",
+    "-nothing",
+    "tie",
+}
+FORMAT = "gen1customgame"
+
+
+def load_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
+    out = []
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PokeviewError(f"cannot read {what} {path}: {exc.strerror}") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise PokeviewError(f"{path}, line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(item, dict):
+            raise PokeviewError(f"{path}, line {number}: expected a JSON object")
+        out.append(item)
+    return out
+
+
+def load_cases(path: Path) -> list[dict[str, Any]]:
+    cases = load_jsonl(path, "the cases file")
+    for n, case in enumerate(cases, start=1):
+        missing = [k for k in ("seed", "teams", "choices") if k not in case]
+        if missing or not isinstance(case.get("teams"), dict):
+            raise PokeviewError(f"{path}: case {n} lacks {', '.join(missing) or 'teams.p1/p2'}")
+        case.setdefault("id", f"case-{n}")
+    return cases
+
+
+def input_log(case: dict[str, Any]) -> list[str]:
+    """The case as a Showdown input log; the players are P1 and P2, as in Pokéval's logs."""
+    lines = [
+        ">start " + json.dumps({"formatid": FORMAT, "seed": case["seed"]}, separators=(",", ":")),
+        ">player p1 "
+        + json.dumps({"name": "P1", "team": case["teams"]["p1"]}, separators=(",", ":")),
+        ">player p2 "
+        + json.dumps({"name": "P2", "team": case["teams"]["p2"]}, separators=(",", ":")),
+    ]
+    for choice in case["choices"]:
+        for side in ("p1", "p2"):
+            if choice.get(side):
+                lines.append(f">{side} {choice[side]}")
+    return lines
+
+
+def graded(omniscient: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in omniscient:
+        kind = line.split("|")[1] if line.startswith("|") and line.count("|") >= 1 else ""
+        if kind in GRADED and (not out or out[-1] != line):
+            out.append(line)
+    return out
+
+
+@dataclass
+class Comparison:
+    id: str
+    turns: int  # turns in Showdown's log
+    matched: int  # turns matched before the first wrong line
+    first_wrong: int | None  # 0-based index of the first differing line, None when all agree
+    reference: list[str]
+    engine: list[str]
+
+
+def compare(case_id: str, reference: list[str], engine: list[str]) -> Comparison:
+    turns = sum(1 for line in reference if line.startswith("|turn|"))
+    first = next(
+        (i for i, (a, b) in enumerate(zip(reference, engine, strict=False)) if a != b), None
+    )
+    if first is None and len(reference) != len(engine):
+        first = min(len(reference), len(engine))
+    if first is None:
+        matched = turns
+    else:
+        # A turn counts only when every line through its end agrees: the turn in which the
+        # first wrong line falls does not count.
+        matched = max(0, sum(1 for line in reference[:first] if line.startswith("|turn|")) - 1)
+    return Comparison(case_id, turns, matched, first, reference, engine)
+
+
+def side_by_side(c: Comparison, context: int = 3, width: int = 58) -> str:
+    if c.first_wrong is None:
+        return f"{c.id}: all {len(c.reference)} lines agree ({c.turns} turns)"
+    lo = max(0, c.first_wrong - context)
+    hi = c.first_wrong + context + 1
+    rows = [
+        f"{c.id}: first wrong line {c.first_wrong + 1}; {c.matched} of {c.turns} turns matched",
+        f"{'':6}{'Showdown':{width}}  engine",
+    ]
+    for i in range(lo, hi):
+        a = c.reference[i] if i < len(c.reference) else "(end)"
+        b = c.engine[i] if i < len(c.engine) else "(end)"
+        mark = ">>" if i == c.first_wrong else "  "
+        rows.append(f"{mark}{i + 1:>4} {a[:width]:{width}}  {b[:width]}")
+    return "\n".join(rows)
