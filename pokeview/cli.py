@@ -348,11 +348,11 @@ def cmd_server(args: argparse.Namespace) -> int:
 
     from pokeview.sim.server import LocalServer
 
+    stop: list[bool] = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))  # before anything can be orphaned
     server = LocalServer(args.port)
     server.start()
     print(f"Showdown is listening on {server.websocket_url}; Ctrl-C stops it", flush=True)
-    stop: list[bool] = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append(True))
     try:
         while not stop and server.proc is not None and server.proc.poll() is None:
             time.sleep(0.2)

@@ -38,6 +38,17 @@ def prepare(port: int, node_dir: Path | None = None) -> Path:
     return root
 
 
+def _die_with_parent() -> None:
+    """Linux: the server gets SIGTERM if pokeview dies first, so it is never left behind."""
+    try:
+        import ctypes
+        import signal
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
 def port_open(port: int) -> bool:
     with socket.socket() as sock:
         sock.settimeout(0.2)
@@ -73,6 +84,7 @@ class LocalServer:
             cwd=root,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            preexec_fn=_die_with_parent,
         )
         deadline = time.monotonic() + timeout
         while not port_open(self.port):
