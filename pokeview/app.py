@@ -48,7 +48,7 @@ class PokeviewApp(App[None]):
             else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
         )
         for problem in problems:
-            self.notify(problem, severity="warning")
+            self.notify(problem, severity="warning", markup=False)
         self.push_screen(self.first_screen())
 
     def first_screen(self):

@@ -83,7 +83,11 @@ class HomeScreen(Screen[None]):
     @on(Worker.StateChanged)
     def arrived(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            self.notify(f"could not read {self.store_path}: {event.worker.error}", severity="error")
+            self.notify(
+                f"could not read {self.store_path}: {event.worker.error}",
+                severity="error",
+                markup=False,
+            )
             return
         if event.state != WorkerState.SUCCESS:
             return

@@ -24,6 +24,8 @@ from textual.widgets.option_list import Option
 
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
+from pokeview.text import strip_control
+from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.board import Board
 from pokeview.widgets.render import t
 
@@ -69,9 +71,7 @@ class PlayScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
-            with Vertical(id="left"):
-                yield Board(id="board")
-                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            yield BattleColumn(id="left")
             with Vertical(id="right"):
                 yield OptionList(id="actions")
                 with VerticalScroll(id="reasoning"):
@@ -126,7 +126,7 @@ class PlayScreen(Screen[None]):
             seed, kwargs = seeds.game_seed(text), {"seed_text": text, "teams": self.teams}
         opponent = make_player(self.opponent_spec, self.players_file)
         p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
-        self.sub_title = f"you ({self.side}) against {opponent.name} · {self.format}"
+        self.sub_title = strip_control(f"you ({self.side}) against {opponent.name} · {self.format}")
         try:
             async with bridge:
                 result = await play_game(
@@ -152,7 +152,7 @@ class PlayScreen(Screen[None]):
         for number, action in enumerate(ctx.actions, start=1):
             actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
         if ctx.refusal:
-            self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning")
+            self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
         actions.highlighted = 0
         actions.focus()
         self._status()

@@ -15,13 +15,15 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, RichLog, Static
 from textual.worker import Worker, WorkerState
 
 from pokeview.battle.replay import END, VIEWS, Replay
+from pokeview.text import strip_control
+from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 from pokeview.widgets.render import t
@@ -71,9 +73,7 @@ class WatchScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
-            with Vertical(id="left"):
-                yield Board(id="board")
-                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+            yield BattleColumn(id="left")
             with VerticalScroll(id="right"):
                 yield DecisionPane(id="decision")
         yield Static(id="status")
@@ -116,10 +116,10 @@ class WatchScreen(Screen[None]):
     def _titles(self) -> None:
         assert self.replay is not None
         game = self.replay.game
-        self.title = f"game {game.id}: {game.p1} vs {game.p2}"
+        self.title = strip_control(f"game {game.id}: {game.p1} vs {game.p2}")
         state = "LIVE" if game.status == "running" else game.status
         fork = f" · fork of game {game.parent_game}" if game.parent_game else ""
-        self.sub_title = f"{game.format} · {state} · winner {game.winner_name}{fork}"
+        self.sub_title = strip_control(f"{game.format} · {state} · winner {game.winner_name}{fork}")
 
     def poll(self) -> None:
         """Live mode: read what the runner wrote since the last look (a few small queries)."""

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -175,11 +173,6 @@ class Store:
             self._commit_scheduled.cancel()
         self.conn.commit()
         self.conn.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        with self.conn:
-            yield
 
     # -- players and games -----------------------------------------------------------------
 

@@ -121,7 +121,7 @@ async def test_markup_and_control_characters_are_shown_literally(tmp_path):
         pane = text_of(screen.query_one("#decision"))
         assert "REASON: [bold red]x[/] [/ [2J" in pane and "thinking [bold red]x[/]" in pane
         assert "\x1b" not in pane and "\x07" not in pane
-        assert "mallory [bold red]x[/]" in str(screen.title)
+        assert "mallory [bold red]x[/]" in str(screen.title) and "\x1b" not in str(screen.title)
         await pilot.press("p")
         await settle(pilot, lambda: getattr(app.screen, "text", ""))
         assert "\x1b" not in app.screen.text and "[bold red]x[/]" in app.screen.text
