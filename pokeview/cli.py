@@ -43,13 +43,29 @@ def cmd_setup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _use_server_port(args: argparse.Namespace) -> None:
+    if getattr(args, "server_port", None):
+        os.environ["POKEVIEW_SERVER_PORT"] = str(args.server_port)
+
+
 def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle import seeds
     from pokeview.battle.loop import play_game
     from pokeview.players import make_player
     from pokeview.sim.client import Bridge
 
+    _use_server_port(args)
     p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
+    for player in (p1, p2):
+        if player.kind == "server":
+            from pokeview.sim.over_server import server_port
+
+            print(
+                f"waiting for '{player.user}' on ws://127.0.0.1:{server_port()}"  # type: ignore[attr-defined]
+                f"/showdown/websocket to accept a {args.format} challenge",
+                file=sys.stderr,
+                flush=True,
+            )
     teams = None
     if args.team1 or args.team2:
         teams = {
@@ -219,6 +235,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pokeview.tournament.display import ProgressView
     from pokeview.tournament.runner import run_tournament
 
+    _use_server_port(args)
     config = load_run_config(args.config)
     store = _store(args)
 
@@ -353,6 +370,11 @@ def cmd_server(args: argparse.Namespace) -> int:
     server = LocalServer(args.port)
     server.start()
     print(f"Showdown is listening on {server.websocket_url}; Ctrl-C stops it", flush=True)
+    print(
+        "Outside programs log in there under any name (no password); play one with "
+        f"`pokeview battle --p1 heuristic --p2 server:NAME --server-port {args.port}`",
+        flush=True,
+    )
     try:
         while not stop and server.proc is not None and server.proc.poll() is None:
             time.sleep(0.2)
@@ -555,7 +577,14 @@ def build_parser() -> argparse.ArgumentParser:
         "the players file naming model players "
         "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
     )
-    kinds = "random, max-damage, heuristic, or llm:NAME (a model in the players file)"
+    kinds = (
+        "random, max-damage, heuristic, llm:NAME (a model in the players file), "
+        "module:Class (a poke-env Player), or server:USER (a program on the local server)"
+    )
+    server_port_help = (
+        "the local Showdown server's port for server:USER players; pokeview starts one there "
+        "unless one listens already (default: POKEVIEW_SERVER_PORT or 8000)"
+    )
     p = add(
         "battle", cmd_battle, "play one headless game, record it and print its id, winner and turns"
     )
@@ -583,6 +612,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the game is a tie at turn N (default 300)",
     )
     p.add_argument("--players", metavar="PATH", help=players_help)
+    p.add_argument("--server-port", type=int, metavar="PORT", help=server_port_help)
 
     p = add("games", cmd_games, "list recorded games, newest first")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -601,6 +631,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--concurrency", type=int, metavar="N", help="games at once (default: the config's, or 8)"
     )
     p.add_argument("--players", metavar="PATH", help=players_help)
+    p.add_argument("--server-port", type=int, metavar="PORT", help=server_port_help)
 
     p = add("runs", cmd_runs, "list runs and their progress")
 

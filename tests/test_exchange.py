@@ -42,6 +42,96 @@ async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
     assert firsts and all(d.action == 0 for d in firsts if not d.refusals)
 
 
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+async def test_an_outside_poke_env_player_plays_a_run_in_process_and_over_the_server(
+    bridge, store, tmp_path, monkeypatch
+):
+    import asyncio
+
+    from poke_env import AccountConfiguration
+    from poke_env.ps_client.server_configuration import ServerConfiguration
+
+    from pokeview.tournament.config import parse_run_config
+    from pokeview.tournament.runner import run_tournament
+
+    spec = "tests.test_exchange:FirstMovePlayer"
+    in_process = {"name": "in-process", "seed": "o", "pairs": 1, "players": [spec, "random"]}
+    progress = await run_tournament(
+        parse_run_config(in_process, tmp_path / "a.toml"), store=store, bridge=bridge
+    )
+    assert progress.done == 2 and progress.failed == 0
+
+    port = free_port()
+    monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
+    from pokeview.sim.over_server import ensure_server
+
+    ensure_server()  # a real Showdown server on loopback, as `pokeview server` runs it
+    outside = FirstMovePlayer(
+        account_configuration=AccountConfiguration("firstmove", None),
+        server_configuration=ServerConfiguration(f"ws://127.0.0.1:{port}/showdown/websocket", ""),
+        log_level=40,
+    )
+    accepting = asyncio.create_task(outside.accept_challenges(None, 2))
+    over_server = {
+        "name": "server",
+        "seed": "o",
+        "pairs": 1,
+        "players": ["heuristic", "server:firstmove"],
+    }
+    config = parse_run_config(over_server, tmp_path / "b.toml")
+    progress = await run_tournament(config, store=store, bridge=bridge)
+    await asyncio.wait_for(accepting, 60)
+    assert progress.done == 2 and progress.failed == 0
+    run = store.find_run("server")
+    games = [store.game(gid) for gid, *_ in store.run_games(run.id)]
+    assert [(g.p1, g.p2, g.status) for g in games] == [
+        ("heuristic", "server:firstmove", "finished")
+    ] * 2
+    for game in games:  # the outside program's choices are all in the record: its first moves
+        assert '"name":"firstmove"' in game.input_log
+        theirs = store.decisions(game.id, "p2")
+        moves = [d for d in theirs if d.actions[0].startswith("move ") and not d.refusals]
+        assert moves and all(d.action == 0 for d in moves)
+        ours = store.decisions(game.id, "p1")
+        assert ours and all(d.how == "chosen" for d in ours)  # as the bot made them, live
+    # Resuming the finished run plays nothing more: both server games count for the pair.
+    assert (await run_tournament(config, store=store, bridge=bridge)).done == 0
+    await outside.ps_client.stop_listening()
+    # (every finished game verifies at teardown)
+
+
+def test_server_players_that_cannot_play_are_one_clear_line(tmp_path):
+    db = str(tmp_path / "x.db")
+    port = str(free_port())
+    run = pokeview(
+        "battle",
+        "--p1",
+        "random",
+        "--p2",
+        "server:nobody",
+        "--server-port",
+        port,
+        "--db",
+        db,
+        env={"POKEVIEW_SERVER_WAIT": "2"},
+    )
+    assert run.returncode != 0 and "Traceback" not in run.stderr
+    assert run.stderr.splitlines()[0].startswith("waiting for 'nobody' on ws://127.0.0.1:" + port)
+    assert run.stderr.splitlines()[-1].startswith("pokeview: error: 'nobody' is not on the local server")
+    assert not port_open(int(port))  # the server pokeview started went with it
+    run = pokeview("battle", "--p1", "loopback", "--p2", "server:someone", "--db", db)
+    assert "loopback cannot play over the server" in run.stderr.splitlines()[-1]
+    line = one_clear_line(pokeview("battle", "--p1", "random", "--p2", "server:a|b", "--db", db))
+    assert "is not a Showdown user name" in line
+
+
 def test_bad_outside_players_are_one_clear_line(tmp_path):
     line = one_clear_line(
         pokeview(

@@ -19,9 +19,13 @@ class RecordedPlayer:
         self.choices = list(choices)
         self.source = source
         self.stop_on_refusal = stop_on_refusal  # as Pokéval's oracle: an illegal choice ends it
+        self.description: dict[str, Any] = {"kind": "recorded", "source": source}
+        # How each choice was first made, when known (a game played on the local server).
+        self.details: list[dict[str, Any]] = []
+        self.used = 0
 
     def describe(self) -> dict[str, Any]:
-        return {"kind": "recorded", "source": self.source}
+        return self.description
 
     async def decide(self, ctx: DecisionContext) -> Decision:
         if ctx.refusal and self.stop_on_refusal:
@@ -33,6 +37,12 @@ class RecordedPlayer:
         if index is None:  # a choice in Showdown's own words: send it as it was written
             ctx.actions.append(Action(choice, choice, "move"))
             index = len(ctx.actions) - 1
+        # The same request gives the same actions: a first decision naming the same action is
+        # this one (looking a little ahead, past choices the server refused).
+        for ahead, first in enumerate(self.details[self.used : self.used + 3]):
+            if first.get("action") == index:
+                self.used += ahead + 1
+                return Decision(index, how=first["how"], detail=first["detail"])
         return Decision(index, how="recorded")
 
 

@@ -56,11 +56,16 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
             raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
         models[name].api_key()  # a missing key is said now, not at the first decision
         return LLMPlayer(models[name])
+    if spec.startswith("server:"):
+        from pokeview.sim.over_server import ServerPlayer
+
+        return ServerPlayer(spec.removeprefix("server:"))
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
     raise PokeviewError(
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "llm:NAME, or module:Class (a poke-env Player subclass)"
+        "llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
+        "local Showdown server)"
     )
 
 

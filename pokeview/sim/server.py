@@ -22,6 +22,10 @@ exports.bindaddress = '127.0.0.1';
 exports.backdoor = false;
 exports.repl = false;
 exports.noguestsecurity = true;
+// Every finished battle's log, with its input log, goes to logs/ (pokeview records from it).
+exports.logchallenges = true;
+// Bots choose fast; Showdown would hold each message of an ordinary user for 600 ms.
+exports.nothrottle = true;
 """
 
 

@@ -1,0 +1,329 @@
+"""Games against a program that plays on the local Showdown server (Foul Play, a poke-env bot).
+
+pokeview's side logs in to the local server as HOST_USER (a global admin there, so that it may
+export any battle's input log), challenges the outside user, and plays its side with an ordinary
+pokeview player through poke-env's websocket client. When the battle ends it exports the server's
+input log and re-simulates it on the bridge, which rebuilds the whole record (both sides' views,
+the spectator log, the input log) exactly as for a game played on the bridge, so it verifies.
+The pokeview side's decisions keep how they were made.
+
+The server picks the battle seed itself: such games are reproducible from their input log, not
+from a seed text. One server game runs at a time per process (one host user, one connection).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import time
+from typing import Any
+
+from pokeview.errors import PlayerFailed, PokeviewError
+from pokeview.players.base import Decision, DecisionContext, Player
+
+HOST_USER = "pokeviewhost"
+DEFAULT_PORT = 8000
+JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
+GAME_WAIT_SECONDS = 3600.0
+
+_lock: asyncio.Lock | None = None
+_server: Any = None  # a LocalServer this process started, kept for the process's life
+
+
+class ServerPlayer:
+    """`server:USER`: a program logged in to the local server as USER, which pokeview challenges."""
+
+    kind = "server"
+
+    def __init__(self, user: str) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9 _.-]{1,18}", user or ""):
+            raise PokeviewError(
+                f"'{user}' is not a Showdown user name (letters, digits, spaces, _ . -; at most 18)"
+            )
+        self.user = user
+        self.name = f"server:{user}"
+
+    def describe(self) -> dict[str, Any]:
+        return {"kind": "server", "user": self.user, "port": server_port()}
+
+    async def decide(self, ctx: DecisionContext) -> Decision:  # never asked: it plays elsewhere
+        raise PlayerFailed("a server player makes its own choices on the server")
+
+
+def server_port() -> int:
+    return int(os.environ.get("POKEVIEW_SERVER_PORT") or DEFAULT_PORT)
+
+
+def ensure_server() -> int:
+    """The local server's port: one already listening there (`pokeview server`), or one started
+    now for the rest of this process."""
+    global _server
+    from pokeview.sim.server import LocalServer, port_open
+
+    port = server_port()
+    if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
+        _server = None  # it died: start another
+    if _server is None and not port_open(port):
+        import atexit
+
+        _server = LocalServer(port)
+        _server.start()
+        atexit.register(_server.stop)
+    return port
+
+
+def _seat_class() -> type:
+    """A poke-env Player that hands each request to a pokeview player (built on first use, so
+    that importing this module costs nothing)."""
+    from poke_env.player.battle_order import BattleOrder
+    from poke_env.player.player import Player as PokeEnvPlayer
+
+    from pokeview.battle import seeds
+    from pokeview.battle.actions import legal_actions
+
+    class _Order(BattleOrder):
+        def __init__(self, choice: str) -> None:
+            self.choice = choice
+
+        @property
+        def message(self) -> str:
+            return f"/choose {self.choice}"
+
+    class Seat(PokeEnvPlayer):
+        def __init__(self, inner: Player, seed: str, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.inner = inner
+            self.seed = seed
+            self.decisions: list[dict[str, Any]] = []
+            self.popups: asyncio.Queue[str] = asyncio.Queue()
+            original_handle = self.ps_client._handle_message
+
+            async def handle(message: str) -> None:
+                if "|popup|" in message:  # a challenge the server could not deliver
+                    self.popups.put_nowait(message.split("|popup|", 1)[1])
+                await original_handle(message)
+
+            self.ps_client._handle_message = handle
+
+        async def _decide(self, battle: Any) -> str:
+            request = battle.last_request
+            actions = legal_actions(request)
+            side = battle.player_role or "p1"
+            index = len(self.decisions)
+            ctx = DecisionContext(
+                side=side,
+                index=index,
+                turn=battle.turn,
+                view=battle,
+                request=request,
+                actions=actions,
+                seed=seeds.decision_seed(self.seed, side, index),
+            )
+            decision = await self.inner.decide(ctx)
+            action = actions[decision.action]
+            self.decisions.append(
+                {
+                    "action": decision.action,
+                    "how": decision.how,
+                    "detail": decision.detail,
+                    "turn": battle.turn,
+                }
+            )
+            return action.choice
+
+        async def choose_move(self, battle: Any) -> Any:
+            return _Order(await self._decide(battle))
+
+        async def teampreview(self, battle: Any) -> str:
+            return f"/choose {await self._decide(battle)}"
+
+    return Seat
+
+
+async def _on_poke_loop(coro: Any) -> Any:
+    from poke_env.concurrency import POKE_LOOP
+
+    return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, POKE_LOOP))
+
+
+async def play_over_server(
+    format: str,
+    p1: Player,
+    p2: Player,
+    *,
+    bridge: Any,
+    store: Any,
+    teams: dict[str, str] | None = None,
+    seed: str = "",
+    seed_text: str | None = None,
+    run_id: int | None = None,
+    pair: int | None = None,
+    seat: int | None = None,
+) -> Any:
+    """One game between a pokeview player and a `server:USER` player, recorded as usual."""
+    global _lock
+    players = {"p1": p1, "p2": p2}
+    outside = [s for s, p in players.items() if p.kind == "server"]
+    if len(outside) != 1:
+        raise PokeviewError("a server game needs exactly one server:USER player")
+    ours_side = "p2" if outside[0] == "p1" else "p1"
+    ours, theirs = players[ours_side], players[outside[0]]
+    if ours.kind != "bot":
+        raise PokeviewError(
+            f"{ours.name} cannot play over the server: only bots and poke-env players can "
+            "(a model's prompt needs the bridge's state); play it on the bridge instead"
+        )
+    _lock = _lock or asyncio.Lock()
+    async with _lock:
+        # Started from this thread, so that the server lives as long as this process does.
+        port = ensure_server()
+        team = (teams or {}).get(ours_side)
+        decisions, lines = await _play_on_server(ours, theirs.user, format, team, seed, port)
+    return await _record(
+        lines, decisions, ours, theirs, format, bridge, store, seed_text, run_id, pair, seat
+    )
+
+
+async def _play_on_server(
+    ours: Player, user: str, format: str, team: str | None, seed: str, port: int
+) -> tuple[list[dict[str, Any]], list[str]]:
+    from poke_env import AccountConfiguration
+    from poke_env.ps_client.server_configuration import ServerConfiguration
+
+    seat = _seat_class()(
+        ours,
+        seed or "server",
+        account_configuration=AccountConfiguration(HOST_USER, None),
+        server_configuration=ServerConfiguration(
+            f"ws://127.0.0.1:{port}/showdown/websocket", "http://127.0.0.1/unused"
+        ),
+        battle_format=format,
+        team=team,
+        start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
+        log_level=40,
+    )
+    try:
+        tag = await _on_poke_loop(_challenge_and_play(seat, user, format))
+        return seat.decisions, await _server_input_log(tag, port)
+    finally:
+        await _on_poke_loop(seat.ps_client.stop_listening())
+
+
+async def _challenge_and_play(seat: Any, user: str, format: str) -> None:
+    """Runs on poke-env's loop: challenge until `user` is online, then play to the end."""
+    try:
+        await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
+    except TimeoutError:
+        raise PokeviewError(f"could not log in to the local server as {HOST_USER}") from None
+    deadline = time.monotonic() + float(os.environ.get("POKEVIEW_SERVER_WAIT", JOIN_WAIT_SECONDS))
+    while not seat.battles:
+        await seat.ps_client.challenge(user, format, seat.next_team)
+        while not seat.battles:
+            try:
+                popup = await asyncio.wait_for(seat.popups.get(), 0.5)
+            except TimeoutError:
+                if time.monotonic() > deadline:
+                    raise PokeviewError(
+                        f"'{user}' did not accept a {format} challenge on the local server "
+                        f"(port {seat.ps_client.server_configuration.websocket_url}) in time"
+                    ) from None
+                continue
+            if "not found" in popup or "is not accepting" in popup or "busy" in popup:
+                if time.monotonic() > deadline:
+                    raise PokeviewError(f"'{user}' is not on the local server: {popup[:200]}") from None
+                await asyncio.sleep(1)
+                break  # challenge again
+            raise PokeviewError(f"the local server refused the challenge: {popup[:200]}")
+    battle = next(iter(seat.battles.values()))
+    limit = float(os.environ.get("POKEVIEW_SERVER_GAME_WAIT", GAME_WAIT_SECONDS))
+    deadline = time.monotonic() + limit
+    while not battle.finished:
+        if time.monotonic() > deadline:
+            raise PokeviewError(f"the game against '{user}' did not end in {limit:.0f} s")
+        await asyncio.sleep(0.2)
+    return battle.battle_tag
+
+
+async def _server_input_log(tag: str, port: int) -> list[str]:
+    """The input log the server wrote for battle `tag` (pokeview's server config logs every
+    battle to logs/MONTH/FORMAT/DAY/ROOM.log.json once it ends)."""
+    from pokeview.sim.server import package_dir
+
+    logs = package_dir() / "logs"
+    name = tag.removeprefix("battle-")
+    for _ in range(100):  # it is written just after the end
+        found = sorted(logs.glob(f"*/*/*/{name}.log.json"), key=lambda p: p.stat().st_mtime)
+        if found:
+            try:
+                data = json.loads(found[-1].read_text())
+            except (OSError, ValueError):
+                data = None  # still being written
+            if data and data.get("roomid") == tag and data.get("inputLog"):
+                lines = data["inputLog"]
+                lines = lines.split("\n") if isinstance(lines, str) else lines
+                return [line for line in lines if line.strip()]
+        await asyncio.sleep(0.1)
+    raise PokeviewError(
+        f"the server on port {port} wrote no log for {tag}: is it pokeview's own "
+        "(started by pokeview server)?"
+    )
+
+
+async def _record(
+    lines: list[str],
+    decisions: list[dict[str, Any]],
+    ours: Player,
+    theirs: ServerPlayer,
+    format: str,
+    bridge: Any,
+    store: Any,
+    seed_text: str | None,
+    run_id: int | None,
+    pair: int | None,
+    seat: int | None,
+) -> Any:
+    """Re-simulate the server's input log on the bridge into an ordinary record."""
+    import orjson
+
+    from pokeview.battle.loop import play_game
+    from pokeview.players.recorded import RecordedPlayer
+
+    header = [line for line in lines if line.startswith((">start ", ">player "))]
+    names = {}
+    for line in header:
+        if line.startswith(">player "):
+            side, _, spec = line[len(">player ") :].partition(" ")
+            names[side] = orjson.loads(spec).get("name", "")
+    host_side = next((s for s, n in names.items() if n.lower() == HOST_USER), None)
+    if host_side is None:
+        raise PokeviewError("the server's input log does not name pokeview's side")
+    choices: dict[str, list[str]] = {"p1": [], "p2": []}
+    for line in lines:
+        if line.startswith((">p1 ", ">p2 ")):
+            choices[line[1:3]].append(line[4:])
+    source = f"local server, port {server_port()}"
+    recorded = {}
+    for side in ("p1", "p2"):
+        player = RecordedPlayer(side, choices[side], source)
+        who = ours if side == host_side else theirs
+        player.name, player.kind = who.name, who.kind
+        player.description = {**who.describe(), "played": "on the local Showdown server"}
+        if side == host_side:
+            player.details = decisions
+        recorded[side] = player
+    start = orjson.loads(header[0][len(">start ") :])
+    return await play_game(
+        format,
+        str(start.get("seed", "server")),
+        recorded["p1"],
+        recorded["p2"],
+        bridge=bridge,
+        store=store,
+        inputlog=header,
+        seed_text=seed_text or "played on the local server",
+        run_id=run_id,
+        pair=pair,
+        seat=seat,
+    )
