@@ -432,13 +432,15 @@ def cmd_import(args: argparse.Namespace) -> int:
         for line in asyncio.run(cases()):
             print(line)
         return 0
-    if stripped.startswith("{"):
+    from pokeview.showdown_replay import import_replay, looks_like_replay
+
+    if stripped.startswith("{") and '"pokeview-game/' in stripped[:200]:
         try:
             doc = orjson.loads(text)
         except orjson.JSONDecodeError as exc:
             raise PokeviewError(f"{path} is not valid JSON ({exc}); is it truncated?") from None
         game_id = import_game(store, doc)
-    elif stripped.startswith("{") is False and path.suffix == ".jsonl":
+    elif not stripped and path.suffix == ".jsonl":
         raise PokeviewError(f"{path} is empty")
     elif stripped.startswith(">"):
 
@@ -447,10 +449,23 @@ def cmd_import(args: argparse.Namespace) -> int:
                 return await import_input_log(store, text, path.name, bridge)
 
         game_id = asyncio.run(run())
+    elif looks_like_replay(text):
+
+        async def run() -> int:
+            async with Bridge() as bridge:
+                return await import_replay(store, text, path.name, bridge)
+
+        game_id = asyncio.run(run())
+    elif stripped.startswith("{"):
+        try:
+            doc = orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            raise PokeviewError(f"{path} is not valid JSON ({exc}); is it truncated?") from None
+        game_id = import_game(store, doc)  # says what it expected
     else:
         raise PokeviewError(
-            f"{path} is neither a pokeview game file (JSON) nor a Showdown input log (>start …); "
-            "Showdown replay HTML and logs cannot be imported yet"
+            f"{path} is none of: a pokeview game file (JSON), a Showdown input log (>start …), "
+            "a Showdown replay (HTML, .log or .json)"
         )
     print(f"imported {path.name} as game {game_id}")
     return 0
@@ -665,8 +680,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
     p.add_argument("--players", metavar="PATH", help=players_help)
 
-    p = add("import", cmd_import, "import a game: pokeview JSON, or an input log (re-simulated)")
-    p.add_argument("file", help="a file written by `pokeview export`, or a Showdown input log")
+    p = add(
+        "import",
+        cmd_import,
+        "import a game: pokeview JSON, an input log (re-simulated), a Showdown replay, "
+        "or Pokéval cases (.jsonl)",
+    )
+    p.add_argument(
+        "file",
+        help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
+        "its .log or .json, or Pokéval battle cases (.jsonl)",
+    )
 
     p = add("diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's")
     p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")

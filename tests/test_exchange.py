@@ -124,7 +124,9 @@ def test_server_players_that_cannot_play_are_one_clear_line(tmp_path):
     )
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert run.stderr.splitlines()[0].startswith("waiting for 'nobody' on ws://127.0.0.1:" + port)
-    assert run.stderr.splitlines()[-1].startswith("pokeview: error: 'nobody' is not on the local server")
+    assert run.stderr.splitlines()[-1].startswith(
+        "pokeview: error: 'nobody' is not on the local server"
+    )
     assert not port_open(int(port))  # the server pokeview started went with it
     run = pokeview("battle", "--p1", "loopback", "--p2", "server:someone", "--db", db)
     assert "loopback cannot play over the server" in run.stderr.splitlines()[-1]
@@ -257,6 +259,63 @@ def test_an_input_log_is_re_simulated_into_a_whole_record(tmp_path):
     ]
 
 
+def test_a_showdown_replay_imports_as_a_game_to_watch_from_either_side(tmp_path):
+    from pokeview.battle.replay import Replay
+    from pokeview.store import open_store
+
+    db = str(tmp_path / "x.db")
+    played = pokeview(
+        "battle", "--p1", "heuristic", "--p2", "max-damage", "--seed", "replay", "--db", db
+    )
+    assert played.returncode == 0, played.stderr
+    page = tmp_path / "replay.html"
+    page.write_text(pokeview("export", "1", "--format", "html", "--db", db).stdout)
+    # A replay server's .log carries timestamps and chat, which are not part of the battle.
+    log = tmp_path / "replay.log"
+    exported = pokeview("export", "1", "--format", "log", "--db", db).stdout
+    log.write_text("|j|☆someone\n|t:|1700000000\n" + exported)
+    for path, game_id in ((page, 2), (log, 3)):
+        run = pokeview("import", str(path), "--db", db)
+        assert run.stdout.strip() == f"imported {path.name} as game {game_id}", run.stderr
+    store = open_store(db)
+    original = store.game(1)
+    for game_id, extra in ((2, ""), (3, "|j|☆someone\n")):
+        game = store.game(game_id)
+        assert (game.winner, game.turns, game.format) == (
+            original.winner,
+            original.turns,
+            original.format,
+        )
+        assert game.spectator_log == extra + original.spectator_log  # timestamps dropped
+        assert game.p1 == "replay:Player 1" and game.exclude_from_ratings == 1
+        assert game.input_log is None
+        replay = Replay.load(store, game_id)
+        # One frame per turn (and the start, and the end), from either side's public view.
+        assert len(replay.frames["spectator"]) == original.turns + 2
+        assert len(replay.frames["p2"]) == original.turns + 2
+        for side in ("p1", "p2"):  # each side's own words: "Go! X!" for its own Pokémon
+            assert any(line.startswith("Go! ") for _, line in replay.words[side])
+        turn5 = replay.frames["p1"][replay.position_of_turn("p1", 5)]
+        assert turn5.turn == 5 and turn5.state["team"] and turn5.state["foeTeam"]
+    verify = pokeview("verify", "2", "--db", db)
+    assert verify.returncode != 0 and "no input log" in verify.stdout + verify.stderr
+    store.close()
+
+
+def test_bad_replays_are_one_clear_line_and_leave_nothing(tmp_path):
+    db = str(tmp_path / "x.db")
+    cut = tmp_path / "cut.log"
+    cut.write_text("|player|p1|a|1\n|player|p2|b|2\n|tier|[Gen 9] Random Battle\n|start\n|turn|1\n")
+    assert "ends before the battle does" in one_clear_line(pokeview("import", str(cut), "--db", db))
+    page = tmp_path / "page.html"
+    page.write_text('<!DOCTYPE html><div class="battle-log-data"></div><p>no log here</p>')
+    assert "no battle log in this HTML" in one_clear_line(pokeview("import", str(page), "--db", db))
+    nameless = tmp_path / "nameless.log"
+    nameless.write_text("|start\n|turn|1\n|win|x\n")
+    assert "names no players" in one_clear_line(pokeview("import", str(nameless), "--db", db))
+    assert rows(db, "select count(*) from games") == [(0,)]
+
+
 def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     db = str(tmp_path / "x.db")
     assert (
@@ -281,9 +340,7 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     assert "truncated" in one_clear_line(pokeview("import", str(truncated), "--db", db))
     other = tmp_path / "notes.txt"
     other.write_text("hello\n")
-    assert "neither a pokeview game file" in one_clear_line(
-        pokeview("import", str(other), "--db", db)
-    )
+    assert "is none of" in one_clear_line(pokeview("import", str(other), "--db", db))
     bad_team = tmp_path / "bad.inputlog"
     bad_team.write_text(
         '>start {"formatid":"gen9ou"}\n>player p1 {"name":"a","team":"|||"}\n'

@@ -89,7 +89,9 @@ class Replay:
                 self._turn[side] = int(match.group(1))
             self.words[side].append((self._turn[side], line))
         request = data.get("request")
-        if request and not request.get("wait") and not data.get("error") and data.get("state"):
+        asked = request and not request.get("wait") and not data.get("error")
+        # An imported replay has no requests: its events mark the frames themselves.
+        if (asked or data.get("frame")) and data.get("state"):
             index = self._count[side]
             self._count[side] += 1
             frame = Frame(
@@ -102,7 +104,8 @@ class Replay:
                 at,
             )
             self.frames[side].append(frame)
-            self.frames["spectator"].append(frame)
+            if not (data.get("frame") and side == "p2"):  # one replay frame per turn, not two
+                self.frames["spectator"].append(frame)
 
     def _add_closing_frames(self) -> None:
         final = {s: len(self.words[s]) for s in ("p1", "p2")}

@@ -178,7 +178,10 @@ class WatchScreen(Screen[None]):
             thinking = "".join(replay.reasoning.get((frame.side, frame.index), []))
             self.query_one(DecisionPane).show_thinking(player, time.time() - frame.at, thinking)
         else:
-            self.query_one(DecisionPane).show(decision, player, self.whole, conversation)
+            note = None
+            if replay.game.seed == "replay" and frame.event_id != END:
+                note = "An imported Showdown replay: the log is public, the choices unknown."
+            self.query_one(DecisionPane).show(decision, player, self.whole, conversation, note)
         self._draw_status()
 
     def _draw_log(self, rewrite: bool) -> None:

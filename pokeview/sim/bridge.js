@@ -173,6 +173,74 @@ function snapshot(battle, sideId, client) {
   };
 }
 
+// A replay's public knowledge of both sides at one point (no simulator: only the log's lines).
+function publicMon(dex, mon, side) {
+  return {
+    species: mon.speciesForme,
+    active: side.active[0] === mon,
+    types: mon.types,
+    level: mon.level,
+    hp: mon.hp,
+    maxhp: mon.maxhp,
+    status: mon.status || '',
+    fainted: !!mon.fainted,
+    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
+    item: mon.item ? dex.items.get(mon.item).name : '',
+    terastallized: mon.terastallized || '',
+    boosts: boostsOf(mon),
+    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
+  };
+}
+
+function publicSnapshot(client, sideId) {
+  const me = client[sideId];
+  const foe = me && me.foe;
+  const dex = client.gen.dex;
+  const conditions = (s) => s ? Object.values(s.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+  return {
+    turn: client.turn,
+    format: client.tier || '',
+    me: me ? me.name : '',
+    foe: foe ? foe.name : '',
+    team: me ? me.team.map((mon) => publicMon(dex, mon, me)) : [],
+    foeTeam: foe ? foe.team.map((mon) => publicMon(dex, mon, foe)) : [],
+    foeTotal: foe ? foe.totalPokemon : 6,
+    field: {
+      weather: client.field.weather || '',
+      terrain: client.field.terrain || '',
+      pseudoWeather: Object.keys(client.field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
+      mine: conditions(me),
+      theirs: conditions(foe),
+    },
+  };
+}
+
+function follow(lines) {
+  // A spectator log cut at each turn's start: each piece's lines, both sides' words for them, and what
+  // each side's view shows once the piece has happened.
+  const words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
+  const pieces = [];
+  let current = [];
+  const flush = () => {
+    if (!current.length) return;
+    const piece = {lines: current, text: {}, state: {}};
+    for (const side of SIDES) {
+      piece.text[side] = words[side].render(current);
+      piece.state[side] = publicSnapshot(words[side].battle, side);
+    }
+    pieces.push(piece);
+    current = [];
+  };
+  for (const line of lines) {
+    if (isNoise(line)) continue;
+    current.push(line);
+    // Cut just after "|turn|N": like a player's decision point at the start of turn N.
+    if (line.startsWith('|turn|')) flush();
+  }
+  flush();
+  return pieces;
+}
+
 class Sink extends BattleStream {
   constructor() {
     super({keepAlive: true});
@@ -331,6 +399,9 @@ function handle(msg) {
     }
     case 'close':
       battles.delete(id);
+      return;
+    case 'follow': // a replay log, for importing it: no battle is kept
+      out({battle: id, type: 'followed', pieces: follow(msg.lines || [])});
       return;
     case 'debug-crash': // for tests: make one battle throw inside the simulator
       if (battles.has(id)) battles.get(id).stream.battle.choose = () => { throw new Error('test crash'); };

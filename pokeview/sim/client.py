@@ -178,6 +178,22 @@ class Bridge:
         self._send({**spec, "op": "start", "battle": channel.id})
         return channel
 
+    async def follow(self, lines: list[str]) -> list[dict[str, Any]]:
+        """A spectator log (a replay) cut at each turn, each piece with both sides' words and
+        what each side's view shows after it; the bridge keeps no battle for it."""
+        if not self.running:
+            await self.start()
+        channel = BattleChannel(self, f"b{next(self._ids)}", self.generation)
+        self._channels[channel.id] = channel
+        try:
+            self._send({"op": "follow", "battle": channel.id, "lines": lines})
+            item = await channel.queue.get()
+            if isinstance(item, _Failure):
+                raise item.error
+            return item["pieces"]  # type: ignore[index]
+        finally:
+            self._channels.pop(channel.id, None)
+
     def pid(self) -> int | None:
         return self.proc.pid if self.proc else None
 
@@ -249,6 +265,8 @@ class Bridge:
                     stopped=msg.get("stopped"),
                 )
             )
+        elif kind == "followed":
+            channel.queue.put_nowait(msg)  # type: ignore[arg-type]
         elif kind == "crash":
             self._channels.pop(channel.id, None)
             channel.fail(BattleRefused(f"Showdown: {msg.get('message')}"))

@@ -232,7 +232,9 @@ async def _challenge_and_play(seat: Any, user: str, format: str) -> None:
                 continue
             if "not found" in popup or "is not accepting" in popup or "busy" in popup:
                 if time.monotonic() > deadline:
-                    raise PokeviewError(f"'{user}' is not on the local server: {popup[:200]}") from None
+                    raise PokeviewError(
+                        f"'{user}' is not on the local server: {popup[:200]}"
+                    ) from None
                 await asyncio.sleep(1)
                 break  # challenge again
             raise PokeviewError(f"the local server refused the challenge: {popup[:200]}")

@@ -43,7 +43,12 @@ class DecisionPane(Static):
         player: str,
         whole: bool,
         conversation: list | None = None,
+        note: str | None = None,
     ) -> None:
+        """`note` is said instead when there is no decision (an imported replay has none)."""
+        if decision is None and note:
+            self.update(Text(note, style="dim"))
+            return
         self.update(Group(*self._parts(decision, player, whole, conversation)))
 
     def _parts(

@@ -1,0 +1,136 @@
+"""Showdown replays as games: a replay page's HTML, its .log, or the replay server's .json.
+
+A replay is the spectator's log only: no input log, no requests, no hidden information. It is
+imported as a game that can be watched turn by turn from either side's public view, is left out
+of the ratings, and cannot be verified or re-simulated (nothing says which choices were made).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import time
+from typing import Any
+
+import orjson
+
+from pokeview.errors import PokeviewError
+from pokeview.store.store import Store
+
+_SCRIPT = re.compile(
+    r'<script[^>]*class="(?:battle-log-data|log)"[^>]*>(.*?)</script>', re.DOTALL | re.IGNORECASE
+)
+
+
+def looks_like_replay(text: str) -> bool:
+    head = text.lstrip()[:4000]
+    return (
+        head.startswith("|")
+        or "battle-log-data" in head
+        or 'class="log"' in text[:20000]
+        or (head.startswith("{") and '"log"' in text and '"format"' not in head[:40])
+    )
+
+
+def replay_lines(text: str) -> list[str]:
+    """The protocol lines of a replay page, a .log file, or a replay .json."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            doc = orjson.loads(stripped)
+        except orjson.JSONDecodeError:
+            raise PokeviewError("the replay JSON is not valid JSON (truncated?)") from None
+        log = doc.get("log") if isinstance(doc, dict) else None
+        if not isinstance(log, str):
+            raise PokeviewError('the replay JSON has no "log" text')
+        text = log
+    elif not stripped.startswith("|"):
+        match = _SCRIPT.search(text)
+        if match is None:
+            raise PokeviewError("no battle log in this HTML (a Showdown replay page has one)")
+        # Replay pages escape "</" inside the script element; nothing else is escaped.
+        text = match.group(1).replace("<\\/", "</")
+        if "&lt;" in text or "&quot;" in text:
+            text = html.unescape(text)
+    return [line for line in text.splitlines() if line.startswith("|")]
+
+
+def _header(lines: list[str]) -> dict[str, Any]:
+    names: dict[str, str] = {}
+    info: dict[str, Any] = {"format": "", "winner": None, "turns": 0}
+    for line in lines:
+        parts = line.split("|")
+        kind = parts[1] if len(parts) > 1 else ""
+        if kind == "player" and len(parts) > 3 and parts[3]:
+            names[parts[2]] = parts[3]
+        elif kind == "tier" and len(parts) > 2:
+            info["format"] = parts[2]
+        elif kind == "turn" and len(parts) > 2 and parts[2].isdigit():
+            info["turns"] = int(parts[2])
+        elif kind == "win" and len(parts) > 2:
+            info["winner"] = next((s for s, n in names.items() if n == parts[2]), None)
+        elif kind == "tie":
+            info["winner"] = "tie"
+    info["names"] = names
+    return info
+
+
+async def import_replay(store: Store, text: str, source: str, bridge: Any) -> int:
+    """Store a replay as a watchable game; all or nothing."""
+    lines = replay_lines(text)
+    info = _header(lines)
+    names = info["names"]
+    if not lines or "p1" not in names or "p2" not in names:
+        raise PokeviewError("not a Showdown replay log: it names no players (|player| lines)")
+    if info["winner"] is None:
+        raise PokeviewError("the replay log ends before the battle does (no |win| or |tie| line)")
+    pieces = await bridge.follow(lines)
+    spectator = [line for piece in pieces for line in piece["lines"]]
+    players = {side: f"replay:{names[side]}" for side in ("p1", "p2")}
+    for side in ("p1", "p2"):
+        store.remember_player(players[side], "replay", {"kind": "replay", "user": names[side]})
+    game_id = store.create_game(
+        format=_format_id(info["format"]),
+        seed="replay",
+        seed_text=f"imported from {source}",
+        p1=players["p1"],
+        p2=players["p2"],
+        p1_config={"kind": "replay", "user": names["p1"], "source": source},
+        p2_config={"kind": "replay", "user": names["p2"], "source": source},
+        showdown_version=None,
+        exclude_from_ratings=1,  # who played, and with what, is not known
+    )
+    try:
+        at = time.time()
+        for piece in pieces:
+            events: list[tuple[str | None, str, Any]] = [(None, "log", piece["lines"])]
+            for side in ("p1", "p2"):
+                data = {
+                    "lines": piece["lines"],
+                    "text": piece["text"][side],
+                    "request": None,
+                    "error": None,
+                    "state": piece["state"][side],
+                    "frame": True,  # a point to stop at in the viewer, with no decision behind it
+                }
+                events.append((side, "side", data))
+            store.append_events(game_id, events, at)
+        store.append_events(
+            game_id, [(None, "end", {"winner": info["winner"], "turns": info["turns"]})], at
+        )
+        store.finish_game(
+            game_id,
+            status="finished",
+            winner=info["winner"],
+            turns=info["turns"],
+            spectator_log=spectator,
+        )
+    except Exception:
+        store.delete_game(game_id)
+        raise
+    return game_id
+
+
+def _format_id(name: str) -> str:
+    """'[Gen 9] Random Battle' -> 'gen9randombattle', as Showdown's toID does."""
+    return re.sub(r"[^a-z0-9]", "", name.lower()) or "unknown"
