@@ -71,6 +71,10 @@ class PokeviewApp(App[None]):
             from pokeview.screens.spectate import SpectateScreen
 
             return SpectateScreen(self.store_path, self.start[1] if len(self.start) > 1 else None)
+        if kind == "diff":
+            from pokeview.screens.diff import DiffScreen
+
+            return DiffScreen(*self.start[1:])
         if kind == "prompt":
             from pokeview.screens.prompt import PromptScreen
 

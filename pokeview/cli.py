@@ -477,23 +477,8 @@ async def _showdown_graded_logs(
     from pokeview import pokeval
     from pokeview.sim.client import Bridge
 
-    logs, stops = {}, {}
     async with Bridge() as bridge:
-        for case in cases:
-            channel = await bridge.open(
-                {"inputlog": pokeval.input_log(case), "quiet": True, "omniscient": True}
-            )
-            try:
-                step = await channel.next()
-            finally:
-                channel.close()
-            logs[str(case["id"])] = pokeval.graded(step.spectator)
-            if step.stopped:
-                stops[str(case["id"])] = (
-                    f"Showdown stopped at choice line {step.stopped['line']} "
-                    f"({step.stopped['input']}): {step.stopped['error']}"
-                )
-    return logs, stops
+        return await pokeval.showdown_graded_logs(cases, bridge)
 
 
 def cmd_diff(args: argparse.Namespace) -> int:
@@ -533,6 +518,11 @@ def cmd_diff(args: argparse.Namespace) -> int:
             "battles": battles,
         }
         sys.stdout.write(orjson.dumps(doc, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    if not args.print and sys.stdout.isatty():
+        from pokeview.app import make_app
+
+        make_app(_database_file(args), ("diff", results, stops)).run()
         return 0
     from pokeview.text import strip_control
 
@@ -696,6 +686,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
     p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument(
+        "--print",
+        action="store_true",
+        help="print the comparison as text (the default when not on a terminal) "
+        "instead of opening the side-by-side view",
+    )
 
     p = add("server", cmd_server, "run the pinned Showdown as a local server on loopback")
     p.add_argument("--port", type=int, default=8000, help="the port on 127.0.0.1 (default 8000)")

@@ -146,3 +146,26 @@ def side_by_side(c: Comparison, context: int = 3, width: int = 58) -> str:
         mark = ">>" if i == c.first_wrong else "  "
         rows.append(f"{mark}{i + 1:>4} {a[:width]:{width}}  {b[:width]}")
     return "\n".join(rows)
+
+
+async def showdown_graded_logs(
+    cases: list[dict[str, Any]], bridge: Any
+) -> tuple[dict[str, list[str]], dict[str, str]]:
+    """Each case's graded log from the pinned Showdown (omniscient, as Pokéval's oracle), and
+    where Showdown stopped for cases whose recorded choices stop fitting the battle."""
+    logs, stops = {}, {}
+    for case in cases:
+        channel = await bridge.open(
+            {"inputlog": input_log(case), "quiet": True, "omniscient": True}
+        )
+        try:
+            step = await channel.next()
+        finally:
+            channel.close()
+        logs[str(case["id"])] = graded(step.spectator)
+        if step.stopped:
+            stops[str(case["id"])] = (
+                f"Showdown stopped at choice line {step.stopped['line']} "
+                f"({step.stopped['input']}): {step.stopped['error']}"
+            )
+    return logs, stops

@@ -1,0 +1,57 @@
+"""The Pokéval diff view: both logs side by side, opened at the first wrong line."""
+
+from __future__ import annotations
+
+from textual.widgets import DataTable, Static
+
+from pokeview import pokeval
+from pokeview.app import make_app
+from pokeview.screens.diff import DiffScreen
+from tests.test_pokeval import CASES, PRINTED
+from tests.tui.test_screens import settle
+from tests.tui.test_watch import text_of
+
+
+async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, tmp_path):
+    cases = pokeval.load_cases(CASES)
+    printed = {str(o["id"]): o["log"] for o in pokeval.load_jsonl(PRINTED, "the engine output")}
+    reference, stops = await pokeval.showdown_graded_logs(cases, bridge)
+    case = cases[0]["id"]
+    results = [
+        pokeval.compare(case, reference[case], printed[case]),
+        pokeval.compare("agrees", reference[case], reference[case]),
+        pokeval.compare("[b]evil[/]", reference[case], ["[bold red]x[/] [/ \x1b[2J\x07"]),
+    ]
+    app = make_app(tmp_path / "x.db", ("diff", results, stops))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot, lambda: isinstance(app.screen, DiffScreen))
+        screen = app.screen
+        assert "score 54.2: 13 of 24 turns matched" in text_of(screen.query_one("#score", Static))
+        lines = screen.query_one("#lines", DataTable)
+        # The cursor sits on line 48, where the damage figures part: 31 against 39 HP.
+        assert lines.cursor_row == 47
+        row = [str(cell) for cell in lines.get_row_at(47)]
+        assert row == [
+            "≠ ",
+            "48",
+            "|-damage|p1a: Omanyte|31/210 brn",
+            "|-damage|p1a: Omanyte|39/210 brn",
+        ]
+        assert str(lines.get_row_at(46)[0]) == "  "  # the line before agrees
+        full = text_of(screen.query_one("#full", Static))
+        assert "Showdown   48  |-damage|p1a: Omanyte|31/210 brn" in full
+        assert "engine     48  |-damage|p1a: Omanyte|39/210 brn" in full
+        assert lines.scroll_y > 0  # scrolled to it
+        where = text_of(screen.query_one("#where", Static))
+        assert "first wrong line 48; 5 of 8 turns matched" in where
+        assert "You need a switch response" in where
+        await pilot.press("n")
+        await settle(pilot, lambda: screen.current == 1)
+        assert "all " in text_of(screen.query_one("#where", Static))
+        assert all(str(lines.get_row_at(i)[0]) == "  " for i in range(lines.row_count))
+        await pilot.press("n")  # an engine's text is shown literally, markup and all
+        await settle(pilot, lambda: screen.current == 2)
+        assert str(lines.get_row_at(0)[3]) == "[bold red]x[/] [/ [2J"
+        assert "[b]evil[/]" in text_of(screen.query_one("#where", Static))
+        await pilot.press("p", "p")
+        await settle(pilot, lambda: screen.current == 0 and lines.cursor_row == 47)
