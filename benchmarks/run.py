@@ -143,6 +143,9 @@ def main() -> int:
     parser.add_argument("--port", type=int, default=8123, help="port for the local Showdown server")
     parser.add_argument("--skip-poke-env", action="store_true")
     args = parser.parse_args()
+    from pokeview.cli import tune_gc
+
+    tune_gc()  # as the command line does
     node_dir = install.ensure_installed()
     report: dict[str, dict[str, float]] = {}
 

@@ -125,6 +125,33 @@ async def test_killing_the_bridge_marks_the_game_and_loses_nothing(bridge, store
     assert after.status == "finished" and bridge.pid() != old_pid
 
 
+async def test_battles_spread_over_two_hosts_and_one_dying_spares_the_other(store):
+    from pokeview.sim.client import Bridge
+
+    pool = Bridge(hosts=2)
+    try:
+        tasks = [
+            asyncio.create_task(game(pool, store, "random", "random", text="pool", pair=i))
+            for i in range(6)
+        ]
+        for _ in range(1000):
+            await asyncio.sleep(0.01)
+            if all(host.open_battles() for host in pool.hosts):
+                break
+        assert len(set(pool.pids())) == 2  # the simulator on both cores
+        await asyncio.sleep(0.3)  # into the games
+        victim = pool.hosts[1]
+        doomed = victim.open_battles()
+        os.kill(victim.pid(), signal.SIGKILL)
+        results = await asyncio.gather(*tasks)
+        errors = [r for r in results if r.status == "error"]
+        assert len(errors) == doomed and all("bridge died" in r.error for r in errors)
+        assert sum(r.status == "finished" for r in results) == 6 - doomed  # the others went on
+        assert (await game(pool, store, text="after")).status == "finished"
+    finally:
+        await pool.close()
+
+
 async def test_one_battle_crashing_leaves_the_others_running(bridge, store):
     victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
     while bridge.open_battles() == 0:

@@ -1,8 +1,9 @@
-"""The Python side of the Node bridge: one child process, many battles, JSON lines.
+"""The Python side of the Node bridge: Node child processes hosting many battles, JSON lines.
 
-Each battle gets a `BattleChannel` whose queue receives that battle's steps. When the child dies,
-every open channel is told at once (with the child's last stderr lines), and the next battle
-opened starts a fresh child.
+Each battle gets a `BattleChannel` whose queue receives that battle's steps. When a child dies,
+every channel open on it is told at once (with the child's last stderr lines), and the next battle
+opened there starts a fresh child. `Bridge` spreads battles over up to one host per core (the
+simulator is single-threaded): a second host starts only once the first has battles in flight.
 """
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class _Failure:
 class BattleChannel:
     """One battle hosted in the bridge."""
 
-    bridge: Bridge
+    bridge: BridgeHost
     id: str
     generation: int
     queue: asyncio.Queue[Step | _Failure] = field(default_factory=asyncio.Queue)
@@ -91,11 +92,12 @@ class BattleChannel:
             self.bridge._forget(self)
 
 
-class Bridge:
+class BridgeHost:
     """A long-lived Node process hosting many battles; restarted when it dies."""
 
-    def __init__(self, node_dir: Path | None = None) -> None:
+    def __init__(self, node_dir: Path | None = None, name: str = "") -> None:
         self.node_dir = node_dir
+        self.name = name  # prefixes its battle ids, unique across a pool
         self.proc: asyncio.subprocess.Process | None = None
         self.showdown_version: str | None = None
         self.generation = 0  # bumps on every (re)start, so stale channels are recognisable
@@ -160,7 +162,7 @@ class Bridge:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         self._tasks = []
 
-    async def __aenter__(self) -> Bridge:
+    async def __aenter__(self) -> BridgeHost:
         await self.start()
         return self
 
@@ -173,7 +175,7 @@ class Bridge:
         """Start a battle: spec has format, seed and players, or an input log to replay."""
         if not self.running:
             await self.start()
-        channel = BattleChannel(self, f"b{next(self._ids)}", self.generation)
+        channel = BattleChannel(self, f"{self.name}b{next(self._ids)}", self.generation)
         self._channels[channel.id] = channel
         self._send({**spec, "op": "start", "battle": channel.id})
         return channel
@@ -183,7 +185,7 @@ class Bridge:
         what each side's view shows after it; the bridge keeps no battle for it."""
         if not self.running:
             await self.start()
-        channel = BattleChannel(self, f"b{next(self._ids)}", self.generation)
+        channel = BattleChannel(self, f"{self.name}b{next(self._ids)}", self.generation)
         self._channels[channel.id] = channel
         try:
             self._send({"op": "follow", "battle": channel.id, "lines": lines})
@@ -284,3 +286,73 @@ class Bridge:
             channel.fail(BridgeDied(reason))
         if self.proc is proc:
             self.proc = None
+
+
+class Bridge:
+    """Battles spread over up to `hosts` Node processes (default: one per core, at most 2).
+
+    Same interface as one host. A battle goes to the host with the fewest battles in flight; a
+    further host is started only when every running one has battles, so one game costs one
+    process. A host that dies fails only its own battles and is restarted on its next use.
+    """
+
+    def __init__(self, node_dir: Path | None = None, hosts: int | None = None) -> None:
+        wanted = hosts or int(os.environ.get("POKEVIEW_BRIDGE_HOSTS") or 0) or (os.cpu_count() or 1)
+        self.hosts = [BridgeHost(node_dir, f"h{i}") for i in range(max(1, min(wanted, 2)))]
+
+    @property
+    def running(self) -> bool:
+        return self.hosts[0].running
+
+    @property
+    def showdown_version(self) -> str | None:
+        return next((h.showdown_version for h in self.hosts if h.showdown_version), None)
+
+    async def start(self) -> None:
+        await self.hosts[0].start()
+
+    async def close(self) -> None:
+        await asyncio.gather(*(host.close() for host in self.hosts))
+
+    async def __aenter__(self) -> Bridge:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    def _pick(self) -> BridgeHost:
+        first = self.hosts[0]
+        if not first.running or first.open_battles() == 0:
+            return first
+        idle = [h for h in self.hosts if not h.running]
+        running = [h for h in self.hosts if h.running]
+        least = min(running, key=lambda h: h.open_battles())
+        if least.open_battles() > 0 and idle:
+            return idle[0]  # every running host is busy: bring up another core
+        return least
+
+    async def open(self, spec: dict[str, Any]) -> BattleChannel:
+        return await self._pick().open(spec)
+
+    async def follow(self, lines: list[str]) -> list[dict[str, Any]]:
+        return await self._pick().follow(lines)
+
+    def pid(self) -> int | None:
+        return self.hosts[0].pid()
+
+    def pids(self) -> list[int]:
+        return [pid for host in self.hosts if (pid := host.pid()) is not None]
+
+    def open_battles(self) -> int:
+        return sum(host.open_battles() for host in self.hosts)
+
+    @property
+    def _channels(self) -> dict[str, BattleChannel]:
+        return {cid: c for host in self.hosts for cid, c in host._channels.items()}
+
+    def _send(self, msg: dict[str, Any]) -> None:
+        """A raw command to the host of msg["battle"] (tests use it to break a battle)."""
+        for host in self.hosts:
+            if msg.get("battle") in host._channels:
+                host._send(msg)

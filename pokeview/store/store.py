@@ -16,7 +16,7 @@ from pokeview import paths
 from pokeview.errors import PokeviewError, UnknownGame
 from pokeview.store import schema
 
-COMMIT_DELAY = 0.02
+COMMIT_DELAY = 0.05
 
 
 def now() -> str:
