@@ -91,12 +91,19 @@ class SideWords {
 // What a player on one side knows when asked to decide, for the model's prompt: its own team
 // exactly (from the simulator), the opponent and the field as far as seen (from that side's
 // @pkmn/client battle, the same knowledge Showdown's client has).
+const moveInfoCache = new Map(); // the same few hundred moves, asked at every request
 function moveInfo(dex, id) {
-  const move = dex.moves.get(id);
-  return {
-    name: move.name, type: move.type, category: move.category, basePower: move.basePower,
-    accuracy: move.accuracy, desc: move.shortDesc || move.desc || '',
-  };
+  const key = `${dex.currentMod}|${id}`;
+  let info = moveInfoCache.get(key);
+  if (!info) {
+    const move = dex.moves.get(id);
+    info = {
+      name: move.name, type: move.type, category: move.category, basePower: move.basePower,
+      accuracy: move.accuracy, desc: move.shortDesc || move.desc || '',
+    };
+    moveInfoCache.set(key, info);
+  }
+  return info;
 }
 
 function boostsOf(clientMon) {
@@ -104,6 +111,29 @@ function boostsOf(clientMon) {
   const out = {};
   for (const [stat, value] of Object.entries(clientMon.boosts || {})) if (value) out[stat] = value;
   return out;
+}
+
+// A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
+function publicMon(dex, mon, side) {
+  return {
+    species: mon.speciesForme,
+    active: side.active[0] === mon,
+    types: mon.types,
+    level: mon.level,
+    hp: mon.hp,
+    maxhp: mon.maxhp,
+    status: mon.status || '',
+    fainted: !!mon.fainted,
+    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
+    item: mon.item ? dex.items.get(mon.item).name : '',
+    terastallized: mon.terastallized || '',
+    boosts: boostsOf(mon),
+    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
+  };
+}
+
+function sideConditionsOf(side) {
+  return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
 }
 
 function snapshot(battle, sideId, client) {
@@ -138,22 +168,7 @@ function snapshot(battle, sideId, client) {
     }
     return entry;
   });
-  const foeTeam = clientFoe ? clientFoe.team.map((mon) => ({
-    species: mon.speciesForme,
-    active: clientFoe.active[0] === mon,
-    types: mon.types,
-    level: mon.level,
-    hp: mon.hp,
-    maxhp: mon.maxhp,
-    status: mon.status || '',
-    fainted: !!mon.fainted,
-    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
-    item: mon.item ? dex.items.get(mon.item).name : '',
-    terastallized: mon.terastallized || '',
-    boosts: boostsOf(mon),
-    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
-  })) : [];
-  const conditions = (s) => s ? Object.values(s.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+  const foeTeam = clientFoe ? clientFoe.team.map((mon) => publicMon(dex, mon, clientFoe)) : [];
   const field = client.field;
   return {
     turn: battle.turn,
@@ -167,36 +182,17 @@ function snapshot(battle, sideId, client) {
       weather: field.weather || '',
       terrain: field.terrain || '',
       pseudoWeather: Object.keys(field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
-      mine: conditions(clientSide),
-      theirs: conditions(clientFoe),
+      mine: sideConditionsOf(clientSide),
+      theirs: sideConditionsOf(clientFoe),
     },
   };
 }
 
 // A replay's public knowledge of both sides at one point (no simulator: only the log's lines).
-function publicMon(dex, mon, side) {
-  return {
-    species: mon.speciesForme,
-    active: side.active[0] === mon,
-    types: mon.types,
-    level: mon.level,
-    hp: mon.hp,
-    maxhp: mon.maxhp,
-    status: mon.status || '',
-    fainted: !!mon.fainted,
-    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
-    item: mon.item ? dex.items.get(mon.item).name : '',
-    terastallized: mon.terastallized || '',
-    boosts: boostsOf(mon),
-    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
-  };
-}
-
 function publicSnapshot(client, sideId) {
   const me = client[sideId];
   const foe = me && me.foe;
   const dex = client.gen.dex;
-  const conditions = (s) => s ? Object.values(s.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
   return {
     turn: client.turn,
     format: client.tier || '',
@@ -209,8 +205,8 @@ function publicSnapshot(client, sideId) {
       weather: client.field.weather || '',
       terrain: client.field.terrain || '',
       pseudoWeather: Object.keys(client.field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
-      mine: conditions(me),
-      theirs: conditions(foe),
+      mine: sideConditionsOf(me),
+      theirs: sideConditionsOf(foe),
     },
   };
 }

@@ -1,11 +1,11 @@
 """Games against a program that plays on the local Showdown server (Foul Play, a poke-env bot).
 
-pokeview's side logs in to the local server as HOST_USER (a global admin there, so that it may
-export any battle's input log), challenges the outside user, and plays its side with an ordinary
-pokeview player through poke-env's websocket client. When the battle ends it exports the server's
-input log and re-simulates it on the bridge, which rebuilds the whole record (both sides' views,
-the spectator log, the input log) exactly as for a game played on the bridge, so it verifies.
-The pokeview side's decisions keep how they were made.
+pokeview's side logs in to the local server as HOST_USER, challenges the outside user, and plays
+its side with an ordinary pokeview player through poke-env's websocket client. pokeview's server
+config logs every finished battle with its input log (logs/MONTH/FORMAT/DAY/ROOM.log.json); that
+input log is re-simulated on the bridge, which rebuilds the whole record (both sides' views, the
+spectator log, the input log) exactly as for a game played on the bridge, so it verifies. The
+pokeview side's decisions keep how they were made.
 
 The server picks the battle seed itself: such games are reproducible from their input log, not
 from a seed text. One server game runs at a time per process (one host user, one connection).
