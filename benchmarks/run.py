@@ -133,7 +133,7 @@ def poke_env_rate(p1: str, p2: str, games: int, port: int) -> Rate:
         # poke-env does not count decisions; two per turn is close (forced switches come on top).
         return Rate(a.n_finished_battles - before, 2 * turns, seconds)
 
-    with LocalServer(port) as server:
+    with LocalServer(port, log_battles=False) as server:
         return asyncio.run(play(server))
 
 

@@ -97,9 +97,11 @@ def cmd_battle(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
+    server_game = "server" in (p1.kind, p2.kind)
+    where = "on the local server" if server_game else f"seed {seed_text!r}"
     print(
         f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
-        f"seed {seed_text!r}: winner {result.winner_name}"
+        f"{where}: winner {result.winner_name}"
         f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
     )
     return 0

@@ -265,6 +265,7 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
             if data and data.get("roomid") == tag and data.get("inputLog"):
                 lines = data["inputLog"]
                 lines = lines.split("\n") if isinstance(lines, str) else lines
+                found[-1].unlink(missing_ok=True)  # kept only for pokeview: now in the record
                 return [line for line in lines if line.strip()]
         await asyncio.sleep(0.1)
     raise PokeviewError(

@@ -23,7 +23,7 @@ exports.backdoor = false;
 exports.repl = false;
 exports.noguestsecurity = true;
 // Every finished battle's log, with its input log, goes to logs/ (pokeview records from it).
-exports.logchallenges = true;
+exports.logchallenges = {log_battles};
 // Bots choose fast; Showdown would hold each message of an ordinary user for 600 ms.
 exports.nothrottle = true;
 """
@@ -33,12 +33,13 @@ def package_dir(node_dir: Path | None = None) -> Path:
     return (node_dir or install.ensure_installed()) / "node_modules" / "pokemon-showdown"
 
 
-def prepare(port: int, node_dir: Path | None = None) -> Path:
+def prepare(port: int, node_dir: Path | None = None, log_battles: bool = True) -> Path:
     root = package_dir(node_dir)
     for folder in ("logs/repl", "logs/chat", "logs/modlog", "config/chat-plugins"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     example = (root / "config" / "config-example.js").read_text()
-    (root / "config" / "config.js").write_text(example + OVERRIDES.format(port=int(port)))
+    overrides = OVERRIDES.format(port=int(port), log_battles="true" if log_battles else "false")
+    (root / "config" / "config.js").write_text(example + overrides)
     return root
 
 
@@ -62,9 +63,12 @@ def port_open(port: int) -> bool:
 class LocalServer:
     """`with LocalServer(8123) as server:` starts Showdown, waits until it listens, stops it."""
 
-    def __init__(self, port: int = 8000, node_dir: Path | None = None) -> None:
+    def __init__(
+        self, port: int = 8000, node_dir: Path | None = None, log_battles: bool = True
+    ) -> None:
         self.port = port
         self.node_dir = node_dir
+        self.log_battles = log_battles  # server:USER games need it; a benchmark does not
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -76,7 +80,7 @@ class LocalServer:
             raise PokeviewError(
                 f"port {self.port} on 127.0.0.1 is in use; choose another with --port"
             )
-        root = prepare(self.port, self.node_dir)
+        root = prepare(self.port, self.node_dir, self.log_battles)
         self.proc = subprocess.Popen(
             [
                 install.node_executable(),
