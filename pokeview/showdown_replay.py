@@ -28,7 +28,7 @@ def looks_like_replay(text: str) -> bool:
         head.startswith("|")
         or "battle-log-data" in head
         or 'class="log"' in text[:20000]
-        or (head.startswith("{") and '"log"' in text and '"format"' not in head[:40])
+        or (head.startswith("{") and '"log"' in text)  # pokeview's own JSON is tried first
     )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import signal
 import subprocess
 import sys
@@ -274,12 +275,17 @@ def test_a_showdown_replay_imports_as_a_game_to_watch_from_either_side(tmp_path)
     log = tmp_path / "replay.log"
     exported = pokeview("export", "1", "--format", "log", "--db", db).stdout
     log.write_text("|j|☆someone\n|t:|1700000000\n" + exported)
-    for path, game_id in ((page, 2), (log, 3)):
+    # The replay server's .json: the log inside, with fields pokeview does not need.
+    as_json = tmp_path / "replay.json"
+    as_json.write_text(
+        json.dumps({"id": "gen9randombattle-1", "format": "[Gen 9] Random Battle", "log": exported})
+    )
+    for path, game_id in ((page, 2), (log, 3), (as_json, 4)):
         run = pokeview("import", str(path), "--db", db)
         assert run.stdout.strip() == f"imported {path.name} as game {game_id}", run.stderr
     store = open_store(db)
     original = store.game(1)
-    for game_id, extra in ((2, ""), (3, "|j|☆someone\n")):
+    for game_id, extra in ((2, ""), (3, "|j|☆someone\n"), (4, "")):
         game = store.game(game_id)
         assert (game.winner, game.turns, game.format) == (
             original.winner,
