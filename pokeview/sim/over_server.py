@@ -18,6 +18,7 @@ import json
 import os
 import re
 import time
+import weakref
 from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
@@ -28,7 +29,10 @@ DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
 GAME_WAIT_SECONDS = 3600.0
 
-_lock: asyncio.Lock | None = None
+# One server game at a time (one host user); a lock per event loop, as locks belong to one.
+_locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
+    weakref.WeakKeyDictionary()
+)
 _server: Any = None  # a LocalServer this process started, kept for the process's life
 
 
@@ -163,7 +167,6 @@ async def play_over_server(
     seat: int | None = None,
 ) -> Any:
     """One game between a pokeview player and a `server:USER` player, recorded as usual."""
-    global _lock
     players = {"p1": p1, "p2": p2}
     outside = [s for s, p in players.items() if p.kind == "server"]
     if len(outside) != 1:
@@ -175,8 +178,7 @@ async def play_over_server(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "
             "(a model's prompt needs the bridge's state); play it on the bridge instead"
         )
-    _lock = _lock or asyncio.Lock()
-    async with _lock:
+    async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
         port = ensure_server()
         team = (teams or {}).get(ours_side)
@@ -211,7 +213,7 @@ async def _play_on_server(
         await _on_poke_loop(seat.ps_client.stop_listening())
 
 
-async def _challenge_and_play(seat: Any, user: str, format: str) -> None:
+async def _challenge_and_play(seat: Any, user: str, format: str) -> str:
     """Runs on poke-env's loop: challenge until `user` is online, then play to the end."""
     try:
         await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
@@ -227,7 +229,7 @@ async def _challenge_and_play(seat: Any, user: str, format: str) -> None:
                 if time.monotonic() > deadline:
                     raise PokeviewError(
                         f"'{user}' did not accept a {format} challenge on the local server "
-                        f"(port {seat.ps_client.server_configuration.websocket_url}) in time"
+                        f"({seat.ps_client.server_configuration.websocket_url}) in time"
                     ) from None
                 continue
             if "not found" in popup or "is not accepting" in popup or "busy" in popup:
