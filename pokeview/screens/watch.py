@@ -163,7 +163,10 @@ class WatchScreen(Screen[None]):
             far = replay.state_of("spectator", self.position, "p2")
         else:
             near, far = frame.state, None
-        self.query_one(Board).show(view=self.view, turn=frame.turn, near=near, far=far, names=names)
+        public = replay.game.seed == "replay"  # an imported Showdown replay: the log's view only
+        self.query_one(Board).show(
+            view=self.view, turn=frame.turn, near=near, far=far, names=names, public=public
+        )
         self._draw_log(rewrite)
         player = names[frame.side]
         conversation = None

@@ -24,16 +24,21 @@ class Board(Static):
         near: dict[str, Any] | None,
         far: dict[str, Any] | None,
         names: dict[str, str],
+        public: bool = False,
     ) -> None:
-        """`near` is the viewing side's snapshot; `far` is the other side's own (spectator)."""
+        """`near` is the viewing side's snapshot; `far` is the other side's own (spectator).
+        `public`: only what the log showed (an imported replay): HP in percent, teams as seen."""
+        own = not public
         if view == "spectator":
-            top = team_block(self._title("p2", names, "full team"), far, own=True)
-            bottom = team_block(self._title("p1", names, "full team"), near, own=True)
+            note = "as seen" if public else "full team"
+            top = team_block(self._title("p2", names, note), far, own=own)
+            bottom = team_block(self._title("p1", names, note), near, own=own)
             field_state = near
         else:
             other = "p2" if view == "p1" else "p1"
             top = team_block(self._title(other, names, "as seen"), near, own=False, foe_of=True)
-            bottom = team_block(self._title(view, names, "you"), near, own=True)
+            mine = "as seen, from the log" if public else "you"
+            bottom = team_block(self._title(view, names, mine), near, own=own)
             field_state = near
         heading = Text(f"Turn {turn}", style="bold")
         heading.append(f" · viewing {view}", style="dim")

@@ -137,3 +137,27 @@ async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
         assert app.clipboard == expected
         await pilot.press("escape")
         assert isinstance(app.screen, WatchScreen)
+
+
+async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path):
+    from tests.test_cli import pokeview
+
+    db = str(tmp_path / "x.db")
+    played = pokeview("battle", "--p1", "heuristic", "--p2", "random", "--seed", "rv", "--db", db)
+    assert played.returncode == 0, played.stderr
+    page = tmp_path / "replay.html"
+    page.write_text(pokeview("export", "1", "--format", "html", "--db", db).stdout)
+    assert pokeview("import", str(page), "--db", db).returncode == 0
+    app = make_app(tmp_path / "x.db", ("watch", 2, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("right", "right")
+        board = text_of(screen.query_one(Board))
+        assert "Turn 3" in board and "(as seen, from the log)" in board
+        assert "/100" not in board and "%" in board  # the log shows percentages, not HP figures
+        assert "the choices unknown" in text_of(screen.query_one(DecisionPane))
+        log = screen.query_one(RichLog)
+        assert any("== Turn 3 ==" in strip.text for strip in log.lines)
+        await pilot.press("s")  # p2's view: its own Pokémon are sent out with "Go!"
+        assert screen.view == "p2"
+        assert any(strip.text.startswith("Go! ") for strip in log.lines)
