@@ -39,6 +39,7 @@ class Rate:
     games: int
     decisions: int
     seconds: float
+    cpu_per_game: dict[str, float] | None = None  # CPU seconds per game: node, python
 
     @property
     def games_per_s(self) -> float:
@@ -65,16 +66,29 @@ async def pokeview_rate(bridge, store, p1, p2, games, concurrency, text) -> tupl
                 pair=pair,
             )
 
-    start = time.perf_counter()
+    start, node_before, python_before = time.perf_counter(), node_cpu(bridge), time.process_time()
     results = await asyncio.gather(*[one(i) for i in range(games)])
     seconds = time.perf_counter() - start
+    cpu = {"node": node_cpu(bridge) - node_before, "python": time.process_time() - python_before}
     store.commit()
     ids = [r.game_id for r in results]
     marks = ",".join("?" * len(ids))
     decisions = store.conn.execute(
         f"select count(*) from decisions where game_id in ({marks})", ids
     ).fetchone()[0]
-    return Rate(len(ids), decisions, seconds), ids
+    return Rate(len(ids), decisions, seconds, {k: v / len(ids) for k, v in cpu.items()}), ids
+
+
+def node_cpu(bridge) -> float:
+    """CPU seconds the bridge's Node hosts have used (Linux /proc); 0 where unknown."""
+    total = 0.0
+    for pid in bridge.pids():
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
 
 
 def replay_rate(store, ids: list[int], node_dir: Path, workdir: Path) -> Rate:
@@ -180,6 +194,7 @@ def main() -> int:
                 "poke_env_10_games_per_s": pe.games_per_s if pe else float("nan"),
                 "ratio_vs_replay": many.games_per_s / replay.games_per_s,
                 "ratio_vs_poke_env": many.games_per_s / pe.games_per_s if pe else float("nan"),
+                "cpu_s_per_game": many.cpu_per_game,
             }
             rows.append((name, one, many, replay, pe))
         store.close()
@@ -196,6 +211,12 @@ def main() -> int:
     for name, one, many, replay, pe in rows:
         line(name, "pokeview, 1 game at a time", one)
         line("", "pokeview, 16 at a time", many)
+        if many.cpu_per_game:
+            cpu = many.cpu_per_game
+            print(
+                f"{'':26}   CPU per game: Node {cpu['node']:.3f} s, Python {cpu['python']:.3f} s "
+                f"(the replay baseline: {2 / replay.games_per_s:.3f} s)"
+            )
         line("", "baseline: replay in Node, 2 cores", replay, decisions=False)
         line("", "baseline: poke-env websocket, 10", pe)
         r = report[name]
