@@ -112,21 +112,16 @@ async def import_input_log(
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
     from pokeview.battle.loop import play_game
     from pokeview.errors import BattleRefused
-    from pokeview.players.recorded import RecordedPlayer
+    from pokeview.players.recorded import RecordedPlayer, split_input_log
 
     lines = [line for line in text.splitlines() if line.strip()]
-    header = [line for line in lines if line.startswith((">start ", ">player "))]
+    header, choices = split_input_log(lines)
     if not lines or not lines[0].startswith(">start ") or len(header) < 3:
         raise PokeviewError("not an input log: it should begin with >start and two >player lines")
     try:
         format_id = orjson.loads(lines[0][len(">start ") :]).get("formatid", "")
     except orjson.JSONDecodeError:
         raise PokeviewError("the >start line of the input log is not valid JSON") from None
-    choices = {"p1": [], "p2": []}
-    for line in lines:
-        side = line[1:3]
-        if line.startswith((">p1 ", ">p2 ")):
-            choices[side].append(line[4:])
     players = {
         side: RecordedPlayer(side, choices[side], source, stop_on_refusal) for side in ("p1", "p2")
     }

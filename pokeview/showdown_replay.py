@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
-from pokeview.store.store import Store
+from pokeview.store.store import REPLAY_SEED, Store
 
 _SCRIPT = re.compile(
     r'<script[^>]*class="(?:battle-log-data|log)"[^>]*>(.*?)</script>', re.DOTALL | re.IGNORECASE
@@ -91,7 +91,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
         store.remember_player(players[side], "replay", {"kind": "replay", "user": names[side]})
     game_id = store.create_game(
         format=_format_id(info["format"]),
-        seed="replay",
+        seed=REPLAY_SEED,
         seed_text=f"imported from {source}",
         p1=players["p1"],
         p2=players["p2"],

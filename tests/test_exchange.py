@@ -168,12 +168,7 @@ def spectator_of(simulator_output: str) -> list[str]:
 
 def test_exports_and_the_input_log_replays_in_showdowns_own_simulator(tmp_path):
     db = str(tmp_path / "x.db")
-    assert (
-        pokeview(
-            "battle", "--p1", "heuristic", "--p2", "random", "--seed", "export", "--db", db
-        ).returncode
-        == 0
-    )
+    play_one(db, "heuristic", "random", "export")
     log = pokeview("export", "1", "--format", "log", "--db", db).stdout
     inputlog = pokeview("export", "1", "--format", "inputlog", "--db", db).stdout
     page = pokeview("export", "1", "--format", "html", "--db", db).stdout
@@ -212,6 +207,12 @@ def test_server_starts_on_loopback_and_stops_cleanly():
     assert not port_open(port)
 
 
+def play_one(db: str, p1: str, p2: str, seed: str, *more: str) -> None:
+    """Record one headless game with `pokeview battle` (game 1 in a new database)."""
+    played = pokeview("battle", "--p1", p1, "--p2", p2, "--seed", seed, *more, "--db", db)
+    assert played.returncode == 0, played.stderr
+
+
 def rows(db, sql):
     import sqlite3
 
@@ -221,12 +222,7 @@ def rows(db, sql):
 
 def test_export_then_import_of_a_model_game_gives_the_same_record(tmp_path):
     a, b = str(tmp_path / "a.db"), str(tmp_path / "b.db")
-    assert (
-        pokeview(
-            "battle", "--p1", "loopback", "--p2", "random", "--seed", "round", "--db", a
-        ).returncode
-        == 0
-    )
+    play_one(a, "loopback", "random", "round")
     exported = tmp_path / "game.json"
     assert pokeview("export", "1", "-o", str(exported), "--db", a).returncode == 0
     done = pokeview("import", str(exported), "--db", b)
@@ -242,12 +238,7 @@ def test_export_then_import_of_a_model_game_gives_the_same_record(tmp_path):
 
 def test_an_input_log_is_re_simulated_into_a_whole_record(tmp_path):
     db = str(tmp_path / "x.db")
-    assert (
-        pokeview(
-            "battle", "--p1", "heuristic", "--p2", "random", "--seed", "resim", "--db", db
-        ).returncode
-        == 0
-    )
+    play_one(db, "heuristic", "random", "resim")
     inputlog = tmp_path / "game.inputlog"
     inputlog.write_text(pokeview("export", "1", "--format", "inputlog", "--db", db).stdout)
     assert pokeview("import", str(inputlog), "--db", db).returncode == 0
@@ -265,10 +256,7 @@ def test_a_showdown_replay_imports_as_a_game_to_watch_from_either_side(tmp_path)
     from pokeview.store import open_store
 
     db = str(tmp_path / "x.db")
-    played = pokeview(
-        "battle", "--p1", "heuristic", "--p2", "max-damage", "--seed", "replay", "--db", db
-    )
-    assert played.returncode == 0, played.stderr
+    play_one(db, "heuristic", "max-damage", "replay")
     page = tmp_path / "replay.html"
     page.write_text(pokeview("export", "1", "--format", "html", "--db", db).stdout)
     # A replay server's .log carries timestamps and chat, which are not part of the battle.
@@ -324,22 +312,7 @@ def test_bad_replays_are_one_clear_line_and_leave_nothing(tmp_path):
 
 def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     db = str(tmp_path / "x.db")
-    assert (
-        pokeview(
-            "battle",
-            "--p1",
-            "random",
-            "--p2",
-            "random",
-            "--seed",
-            "bad",
-            "--turn-limit",
-            "3",
-            "--db",
-            db,
-        ).returncode
-        == 0
-    )
+    play_one(db, "random", "random", "bad", "--turn-limit", "3")
     exported = pokeview("export", "1", "--db", db).stdout
     truncated = tmp_path / "truncated.json"
     truncated.write_text(exported[: len(exported) // 2])

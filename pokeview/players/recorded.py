@@ -10,18 +10,27 @@ from pokeview.players.base import Decision, DecisionContext
 
 
 class RecordedPlayer:
-    kind = "recorded"
-
     def __init__(
-        self, side: str, choices: list[str], source: str, stop_on_refusal: bool = False
+        self,
+        side: str,
+        choices: list[str],
+        source: str,
+        stop_on_refusal: bool = False,
+        *,
+        as_player: Any = None,
+        details: list[dict[str, Any]] | None = None,
     ) -> None:
-        self.name = f"recorded:{side}"
+        """`as_player`: the player who made these choices, when known (its name, kind and
+        settings go to the record); `details`: how each choice was first made."""
+        self.name = as_player.name if as_player else f"recorded:{side}"
+        self.kind = as_player.kind if as_player else "recorded"
+        self.description: dict[str, Any] = (
+            as_player.describe() if as_player else {"kind": "recorded", "source": source}
+        )
         self.choices = list(choices)
         self.source = source
         self.stop_on_refusal = stop_on_refusal  # as Pokéval's oracle: an illegal choice ends it
-        self.description: dict[str, Any] = {"kind": "recorded", "source": source}
-        # How each choice was first made, when known (a game played on the local server).
-        self.details: list[dict[str, Any]] = []
+        self.details = details or []
         self.used = 0
 
     def describe(self) -> dict[str, Any]:
@@ -44,6 +53,16 @@ class RecordedPlayer:
                 self.used += ahead + 1
                 return Decision(index, how=first["how"], detail=first["detail"])
         return Decision(index, how="recorded")
+
+
+def split_input_log(lines: list[str]) -> tuple[list[str], dict[str, list[str]]]:
+    """An input log's header (>start, >player) and each side's choices, in order."""
+    header = [line for line in lines if line.startswith((">start ", ">player "))]
+    choices: dict[str, list[str]] = {"p1": [], "p2": []}
+    for line in lines:
+        if line.startswith((">p1 ", ">p2 ")):
+            choices[line[1:3]].append(line[4:])
+    return header, choices
 
 
 def match(choice: str, actions: list[Action]) -> int | None:

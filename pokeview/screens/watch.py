@@ -163,9 +163,13 @@ class WatchScreen(Screen[None]):
             far = replay.state_of("spectator", self.position, "p2")
         else:
             near, far = frame.state, None
-        public = replay.game.seed == "replay"  # an imported Showdown replay: the log's view only
         self.query_one(Board).show(
-            view=self.view, turn=frame.turn, near=near, far=far, names=names, public=public
+            view=self.view,
+            turn=frame.turn,
+            near=near,
+            far=far,
+            names=names,
+            public=replay.game.is_imported_replay,
         )
         self._draw_log(rewrite)
         player = names[frame.side]
@@ -182,7 +186,7 @@ class WatchScreen(Screen[None]):
             self.query_one(DecisionPane).show_thinking(player, time.time() - frame.at, thinking)
         else:
             note = None
-            if replay.game.seed == "replay" and frame.event_id != END:
+            if replay.game.is_imported_replay and frame.event_id != END:
                 note = "An imported Showdown replay: the log is public, the choices unknown."
             self.query_one(DecisionPane).show(decision, player, self.whole, conversation, note)
         self._draw_status()

@@ -289,7 +289,8 @@ class BridgeHost:
 
 
 class Bridge:
-    """Battles spread over up to `hosts` Node processes (default: one per core, at most 2).
+    """Battles spread over `hosts` Node processes (default: one per core, at most 2;
+    POKEVIEW_BRIDGE_HOSTS sets it).
 
     Same interface as one host. A battle goes to the host with the fewest battles in flight; a
     further host is started only when every running one has battles, so one game costs one
@@ -297,8 +298,10 @@ class Bridge:
     """
 
     def __init__(self, node_dir: Path | None = None, hosts: int | None = None) -> None:
-        wanted = hosts or int(os.environ.get("POKEVIEW_BRIDGE_HOSTS") or 0) or (os.cpu_count() or 1)
-        self.hosts = [BridgeHost(node_dir, f"h{i}") for i in range(max(1, min(wanted, 2)))]
+        # Past two hosts the single Python process is the limit: more is only by request.
+        wanted = hosts or int(os.environ.get("POKEVIEW_BRIDGE_HOSTS") or 0)
+        count = wanted or min(os.cpu_count() or 1, 2)
+        self.hosts = [BridgeHost(node_dir, f"h{i}") for i in range(max(1, count))]
 
     @property
     def running(self) -> bool:

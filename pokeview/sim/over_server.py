@@ -293,9 +293,9 @@ async def _record(
     import orjson
 
     from pokeview.battle.loop import play_game
-    from pokeview.players.recorded import RecordedPlayer
+    from pokeview.players.recorded import RecordedPlayer, split_input_log
 
-    header = [line for line in lines if line.startswith((">start ", ">player "))]
+    header, choices = split_input_log(lines)
     names = {}
     for line in header:
         if line.startswith(">player "):
@@ -304,20 +304,17 @@ async def _record(
     host_side = next((s for s, n in names.items() if n.lower() == HOST_USER), None)
     if host_side is None:
         raise PokeviewError("the server's input log does not name pokeview's side")
-    choices: dict[str, list[str]] = {"p1": [], "p2": []}
-    for line in lines:
-        if line.startswith((">p1 ", ">p2 ")):
-            choices[line[1:3]].append(line[4:])
     source = f"local server, port {server_port()}"
-    recorded = {}
-    for side in ("p1", "p2"):
-        player = RecordedPlayer(side, choices[side], source)
-        who = ours if side == host_side else theirs
-        player.name, player.kind = who.name, who.kind
-        player.description = {**who.describe(), "played": "on the local Showdown server"}
-        if side == host_side:
-            player.details = decisions
-        recorded[side] = player
+    recorded = {
+        side: RecordedPlayer(
+            side,
+            choices[side],
+            source,
+            as_player=ours if side == host_side else theirs,
+            details=decisions if side == host_side else None,
+        )
+        for side in ("p1", "p2")
+    }
     start = orjson.loads(header[0][len(">start ") :])
     return await play_game(
         format,

@@ -17,6 +17,7 @@ from pokeview.errors import PokeviewError, UnknownGame
 from pokeview.store import schema
 
 COMMIT_DELAY = 0.05
+REPLAY_SEED = "replay"  # the seed of games imported from Showdown replays (they have none)
 
 
 def now() -> str:
@@ -66,6 +67,11 @@ class GameRow:
             data[key] = loads(data[key])
         data["exclude_from_ratings"] = data["exclude_from_ratings"] or 0
         return cls(**data)
+
+    @property
+    def is_imported_replay(self) -> bool:
+        """A Showdown replay imported as it was: public log only, no decisions or input log."""
+        return self.seed == REPLAY_SEED
 
     @property
     def winner_name(self) -> str:
@@ -399,12 +405,13 @@ class Store:
             counts.setdefault(run_id, {})[status] = n
         return [(RunRow.from_row(r), counts.get(r["id"], {})) for r in rows]
 
-    def run_games(self, run_id: int) -> list[tuple[int, int, str, str, str]]:
-        """(id, pair, p1, p2, status) of every game the run has recorded."""
+    def run_games(self, run_id: int) -> list[tuple[int, int, int, str, str, str]]:
+        """(id, pair, seat, p1, p2, status) of every game the run has recorded."""
         return [
             tuple(r)
             for r in self.conn.execute(
-                "select id, pair, p1, p2, status from games where run_id = ? order by id", (run_id,)
+                "select id, pair, seat, p1, p2, status from games where run_id = ? order by id",
+                (run_id,),
             )
         ]
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -85,28 +84,20 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
         if run.state == "running" and _alive(run.pid):
             raise PokeviewError(f"run '{config.name}' is being played by process {run.pid} already")
         run_id = run.id
-    done: Counter[tuple[Any, ...]] = Counter()
-    for game_id, pair, p1, p2, status in store.run_games(run_id):
+    done = set()
+    for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
         if status == "running":
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
         elif status in ("finished", "error"):
-            done[_played_key(pair, p1, p2)] += 1
-    todo = []
-    for game in planned:
-        key = _played_key(*game.key)
-        if done[key]:
-            done[key] -= 1
-        else:
-            todo.append(game)
+            done.add(played_key(pair, seat, p1, p2))
+    todo = [g for g in planned if played_key(g.pair, g.seat, g.p1, g.p2) not in done]
     return run_id, todo, len(planned) - len(todo)
 
 
-def _played_key(pair: int, p1: str, p2: str) -> tuple[Any, ...]:
-    # On the local server Showdown seats the challenger (pokeview's side) first, whatever the
-    # plan said: such a game counts for its pair and its two players, in either seat.
-    if p1.startswith("server:") or p2.startswith("server:"):
-        return (pair, *sorted((p1, p2)))
-    return (pair, p1, p2)
+def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
+    # The seat as planned and the two players, in either order: on the local server Showdown
+    # seats the challenger (pokeview's side) first, whatever the plan said.
+    return (pair, seat, *sorted((p1, p2)))
 
 
 def run_header(

@@ -14,10 +14,6 @@ class PlannedGame:
     p1: str
     p2: str
 
-    @property
-    def key(self) -> tuple[int, str, str]:
-        return (self.pair, self.p1, self.p2)
-
 
 def plan(config: RunConfig) -> list[PlannedGame]:
     """Pair-major order, so an interrupted run has whole pairs done rather than whole matchups."""

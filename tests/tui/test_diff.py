@@ -41,7 +41,9 @@ async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, t
         full = text_of(screen.query_one("#full", Static))
         assert "Showdown   48  |-damage|p1a: Omanyte|31/210 brn" in full
         assert "engine     48  |-damage|p1a: Omanyte|39/210 brn" in full
-        assert lines.scroll_y > 0  # scrolled to it
+        # Scrolled so that the wrong line sits mid-view, the lines before it in sight.
+        half = lines.scrollable_content_region.height // 2
+        await settle(pilot, lambda: abs((47 - lines.scroll_y) - half) <= 2)
         where = text_of(screen.query_one("#where", Static))
         assert "first wrong line 48; 5 of 8 turns matched" in where
         assert "You need a switch response" in where

@@ -138,6 +138,9 @@ def test_the_core_imports_no_textual():
         "pokeview.ratings.summary",
         "pokeview.sim.client",
         "pokeview.exchange",
+        "pokeview.showdown_replay",
+        "pokeview.sim.over_server",
+        "pokeview.pokeval",
     ]
     code = (
         ";".join(f"import {m}" for m in core)

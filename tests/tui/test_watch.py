@@ -141,10 +141,10 @@ async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
 
 async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path):
     from tests.test_cli import pokeview
+    from tests.test_exchange import play_one
 
     db = str(tmp_path / "x.db")
-    played = pokeview("battle", "--p1", "heuristic", "--p2", "random", "--seed", "rv", "--db", db)
-    assert played.returncode == 0, played.stderr
+    play_one(db, "heuristic", "random", "rv")
     page = tmp_path / "replay.html"
     page.write_text(pokeview("export", "1", "--format", "html", "--db", db).stdout)
     assert pokeview("import", str(page), "--db", db).returncode == 0
