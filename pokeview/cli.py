@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import os
 import secrets
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -20,7 +21,35 @@ DEFAULT_FORMAT = "gen9randombattle"
 def _store(args: argparse.Namespace) -> Any:
     from pokeview.store import open_store
 
-    return open_store(args.db)
+    with _MigrationProgress() as progress:
+        return open_store(args.db, on_migrate=progress)
+
+
+class _MigrationProgress:
+    """A progress bar on stderr while an older database is migrated (shown only if it is)."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task(
+                "migrating the record (compacting finished games)", total=total
+            )
+        self.bar.update(self.task, completed=done)
+
+    def __enter__(self) -> _MigrationProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
 
 
 def _read_team(path: str | None) -> str | None:
@@ -756,6 +785,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.func(args)
     except PokeviewError as exc:
         print(f"pokeview: error: {exc}", file=sys.stderr)
+        return 2
+    except sqlite3.OperationalError as exc:  # the file went read-only, the disk filled up...
+        where = os.environ.get("POKEVIEW_DB") or "the database"
+        print(f"pokeview: error: {where}: {exc}; nothing more was written", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("pokeview: interrupted", file=sys.stderr)

@@ -5,32 +5,21 @@ from __future__ import annotations
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
+import msgspec
 import orjson
 
 from pokeview import __version__
 from pokeview.errors import PokeviewError
-from pokeview.store.store import Store, open_store
+from pokeview.store.store import DamagedGame, Store, open_store
 
 FORMAT = "pokeview-game/1"
 
 
 def export_game(store: Store, game_id: int | str) -> str:
     game = store.game(game_id)
-    row = dict(store.conn.execute("select * from games where id = ?", (game.id,)).fetchone())
-    decisions = [
-        dict(r)
-        for r in store.conn.execute(
-            "select * from decisions where game_id = ? order by id", (game.id,)
-        )
-    ]
-    events = [
-        dict(r)
-        for r in store.conn.execute(
-            "select * from events where game_id = ? order by id", (game.id,)
-        )
-    ]
+    row, decisions, events = store.export_rows(game.id)
     doc = {
         "format": FORMAT,
         "pokeview": __version__,
@@ -79,31 +68,117 @@ def export_as(store: Store, game_id: int | str, fmt: str) -> str:
     raise PokeviewError(f"unknown export format '{fmt}' (json, log, inputlog or html)")
 
 
-def import_game(store: Store, doc: dict[str, Any]) -> int:
-    """Insert a game from its JSON form under a new id; all or nothing."""
+def import_game(store: Store, doc: Any) -> int:
+    """Insert a game from its JSON form under a new id; all or nothing.
+
+    The file is decoded into the record's types and checked field by field before anything is
+    written; its keys never reach SQL (the Store writes through fixed statements).
+    """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PokeviewError(f"not a pokeview game file (expected format {FORMAT!r})")
     try:
-        with store.conn:
-            game = {k: v for k, v in doc["game"].items() if k != "id"}
-            game["run_id"] = None  # runs are not carried over
-            cur = store.conn.execute(
-                f"insert into games ({', '.join(game)}) values ({', '.join('?' * len(game))})",
-                tuple(game.values()),
-            )
-            new_id = int(cur.lastrowid or 0)
-            for table in ("decisions", "events"):
-                for item in doc[table]:
-                    item = {k: v for k, v in item.items() if k != "id"}
-                    item["game_id"] = new_id
-                    store.conn.execute(
-                        f"insert into {table} ({', '.join(item)}) "
-                        f"values ({', '.join('?' * len(item))})",
-                        tuple(item.values()),
-                    )
-    except (KeyError, TypeError, sqlite3.Error) as exc:
-        raise PokeviewError(f"the game file is incomplete or damaged: {exc}") from None
-    return new_id
+        game_file = msgspec.convert(doc, GameFile)
+    except msgspec.ValidationError as exc:
+        raise PokeviewError(f"the game file is not valid: {exc}") from None
+    game = msgspec.structs.asdict(game_file.game)
+    del game["id"]
+    game["run_id"] = None  # runs are not carried over
+    for key in ("p1_config", "p2_config", "teams"):
+        _check_json(f"game.{key}", game[key], dict)
+    decisions = []
+    for n, decision in enumerate(game_file.decisions):
+        fields = msgspec.structs.asdict(decision)
+        for key, shape in (("actions", list), ("refusals", list), ("detail", dict)):
+            _check_json(f"decisions[{n}].{key}", fields[key], shape)
+        decisions.append(fields)
+    events = [(e.side, e.kind, e.data, e.at) for e in game_file.events]
+    try:
+        return store.import_game(game, decisions, events)
+    except DamagedGame as exc:
+        raise PokeviewError(f"the game file is not valid: {exc}") from None
+    except sqlite3.IntegrityError as exc:
+        raise PokeviewError(f"the game file is not valid: {exc}") from None
+
+
+class _GameFields(msgspec.Struct, forbid_unknown_fields=True):
+    """A game row as exported (JSON columns as text)."""
+
+    format: str
+    seed: str
+    p1: str
+    p2: str
+    started_at: str
+    id: int | None = None
+    run_id: int | None = None
+    pair: int | None = None
+    seat: Literal[0, 1] | None = None
+    seed_text: str | None = None
+    p1_config: str | None = None
+    p2_config: str | None = None
+    teams: str | None = None
+    status: Literal["running", "finished", "error", "interrupted", "paused"] = "finished"
+    error: str | None = None
+    winner: Literal["p1", "p2", "tie"] | None = None
+    turns: int | None = None
+    ended_at: str | None = None
+    pokeview_version: str | None = None
+    showdown_version: str | None = None
+    input_log: str | None = None
+    spectator_log: str | None = None
+    parent_game: int | None = None
+    parent_decision: int | None = None
+    exclude_from_ratings: Literal[0, 1] = 0
+
+
+class _DecisionFields(msgspec.Struct, forbid_unknown_fields=True):
+    side: Literal["p1", "p2"]
+    idx: int
+    turn: int
+    actions: str
+    action: int
+    choice: str
+    how: str
+    created_at: str
+    id: int | None = None
+    game_id: int | None = None
+    request: str | None = None
+    refusals: str | None = "[]"
+    detail: str | None = "{}"
+    latency_ms: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.idx < 0 or self.action < 0:
+            raise ValueError("a decision's idx and action are not negative")
+
+
+class _EventFields(msgspec.Struct, forbid_unknown_fields=True):
+    kind: str
+    data: str
+    at: float
+    id: int | None = None
+    game_id: int | None = None
+    side: Literal["p1", "p2"] | None = None
+
+
+class GameFile(msgspec.Struct):
+    format: str
+    game: _GameFields
+    decisions: list[_DecisionFields]
+    events: list[_EventFields]
+    pokeview: str | None = None
+
+
+def _check_json(where: str, text: str | None, shape: type) -> None:
+    if text is None:
+        return
+    try:
+        value = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        raise PokeviewError(f"the game file is not valid: {where} is not JSON") from None
+    if not isinstance(value, shape):
+        raise PokeviewError(
+            f"the game file is not valid: {where} should be a JSON {shape.__name__}"
+        )
 
 
 async def import_input_log(

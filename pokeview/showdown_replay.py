@@ -15,6 +15,8 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
+from pokeview.store import events as ev
+from pokeview.store.events import EventKind
 from pokeview.store.store import REPLAY_SEED, Store
 
 _SCRIPT = re.compile(
@@ -103,20 +105,20 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
     try:
         at = time.time()
         for piece in pieces:
-            events: list[tuple[str | None, str, Any]] = [(None, "log", piece["lines"])]
+            events: list[tuple[str | None, EventKind, Any]] = [
+                (None, EventKind.LOG, piece["lines"])
+            ]
             for side in ("p1", "p2"):
-                data = {
-                    "lines": piece["lines"],
-                    "text": piece["text"][side],
-                    "request": None,
-                    "error": None,
-                    "state": piece["state"][side],
-                    "frame": True,  # a point to stop at in the viewer, with no decision behind it
-                }
-                events.append((side, "side", data))
+                data = ev.Side(
+                    piece["lines"],
+                    piece["text"][side],
+                    state=piece["state"][side],
+                    frame=True,  # a point to stop at in the viewer, with no decision behind it
+                )
+                events.append((side, EventKind.SIDE, data))
             store.append_events(game_id, events, at)
         store.append_events(
-            game_id, [(None, "end", {"winner": info["winner"], "turns": info["turns"]})], at
+            game_id, [(None, EventKind.END, ev.End(info["winner"], info["turns"]))], at
         )
         store.finish_game(
             game_id,

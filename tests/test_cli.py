@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from pokeview.store import open_store
+
 
 def pokeview(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -22,11 +24,13 @@ def pokeview(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
     )
 
 
-def logs(db: Path, game_id: int) -> tuple[str, str]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "select spectator_log, input_log from games where id = ?", (game_id,)
-        ).fetchone()
+def logs(db: Path, game_id: int) -> tuple[str | None, str | None]:
+    store = open_store(db)
+    try:
+        game = store.game(game_id)
+        return game.spectator_log, game.input_log
+    finally:
+        store.close()
 
 
 def test_battle_twice_with_one_seed_gives_byte_identical_logs(tmp_path):
@@ -50,11 +54,9 @@ def test_battle_twice_with_one_seed_gives_byte_identical_logs(tmp_path):
     assert [r["id"] for r in rows] == [3, 2, 1] and rows[2]["seed_text"] == "abc"
 
     assert pokeview("verify", "--all", "--db", str(db)).returncode == 0
-    with sqlite3.connect(db) as conn:
-        conn.execute(
-            "update games set spectator_log = replace(spectator_log, '|turn|2', '|turn|9') "
-            "where id = 2"
-        )
+    store = open_store(db)
+    store.set_spectator_log(2, (logs(db, 2)[0] or "").replace("|turn|2", "|turn|9"))
+    store.close()
     failed = pokeview("verify", "2", "--db", str(db))
     assert failed.returncode == 1
     assert "differs at line" in failed.stdout and "|turn|9" in failed.stdout

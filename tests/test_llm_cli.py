@@ -7,6 +7,7 @@ import sqlite3
 
 from pokeview.players.llm.loopback import LoopbackModel
 from tests.conftest import write_players
+from tests.helpers import read_decisions
 from tests.test_cli import one_clear_line, pokeview
 
 KEY = "sk-planted-7f3a9c1e-do-not-leak"
@@ -60,11 +61,7 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
     assert KEY not in dump and "LOOPBACK_KEY" in dump  # the variable's name only
 
     # Costs: per decision from the server's usage at the file's prices; unknown without prices.
-    with sqlite3.connect(db) as conn:
-        details = [
-            json.loads(r[0])
-            for r in conn.execute("select detail from decisions where game_id = 1 and side = 'p1'")
-        ]
+    details = [d.detail for d in read_decisions(db, 1, "p1")]
     for d in details:
         u = d["usage"]
         expected = (
@@ -86,11 +83,7 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
         env=env,
     )
     assert free.returncode == 0, free.stderr
-    with sqlite3.connect(db) as conn:
-        costs = [
-            json.loads(r[0])["cost"]
-            for r in conn.execute("select detail from decisions where game_id = 2 and side = 'p1'")
-        ]
+    costs = [d.detail["cost"] for d in read_decisions(db, 2, "p1")]
     assert costs and all(c is None for c in costs)
 
 

@@ -165,3 +165,53 @@ def test_the_bots_order_heuristic_over_max_damage_over_random(tmp_path):
         "high"
     ] == pytest.approx(1000)
     assert report["anchor"] == "max-damage" and report["samples"] == 200
+
+
+CLAIM = """
+name = "claim"
+seed = "claim"
+pairs = 1
+turn_limit = 4
+players = ["random", "max-damage"]
+"""
+
+
+def test_two_runners_resuming_at_once_never_both_play(tmp_path):
+    """After a killed run, two runners started together: one plays, the other says who does."""
+    from pokeview.store import open_store
+
+    config = tmp_path / "run.toml"
+    config.write_text(CLAIM)
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead_pid = int(gone.stdout)  # a process that has exited: the runner that was killed
+    for attempt in range(8):
+        db = tmp_path / f"claim-{attempt}.db"
+        store = open_store(db)
+        cfg = load_run_config(config)
+        run = store.claim_run(cfg.name, cfg.raw, cfg.config_hash, 2, lambda pid: True)
+        store.update_run(run.id, pid=dead_pid)  # held by a dead runner
+        store.close()
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-m", "pokeview", "run", str(config), "--db", str(db)],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
+        outs = [(p.wait(), *p.communicate()) for p in procs]
+        played = [out for code, out, _ in outs if code == 0 and "(2 now" in out]
+        refused = [
+            err for code, _, err in outs if code == 2 and "is being played by process" in err
+        ]
+        finished_later = [out for code, out, _ in outs if code == 0 and "(0 now" in out]
+        assert len(played) == 1 and len(refused) + len(finished_later) == 1, outs
+        store = open_store(db)
+        try:
+            games = store.run_games(run.id)
+            assert len(games) == 2 and all(g[-1] == "finished" for g in games), games
+        finally:
+            store.close()

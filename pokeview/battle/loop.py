@@ -20,7 +20,9 @@ from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.view import SideView
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import DecisionContext, Player
-from pokeview.sim.client import BattleChannel, Bridge, Step
+from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
+from pokeview.store import events as ev
+from pokeview.store.events import EventKind
 from pokeview.store.store import Store
 
 SIDES = ("p1", "p2")
@@ -31,7 +33,7 @@ MAX_REFUSALS = 20
 @dataclass(slots=True)
 class GameResult:
     game_id: int
-    status: str  # finished or error
+    status: str  # finished, error (a player failed) or interrupted (pokeview's machinery did)
     winner: str | None  # p1, p2, tie
     turns: int
     error: str | None
@@ -77,7 +79,7 @@ class _Game:
         self.inputlog = inputlog
         self.game_id = 0
         self.views = {s: SideView(s, format_id, SEAT_NAMES[s]) for s in SIDES}
-        self.updates: dict[str, list[dict[str, Any]]] = {s: [] for s in SIDES}
+        self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
         self.next_index = dict.fromkeys(SIDES, 0)
         self.pending: dict[str, _Pending] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -109,17 +111,21 @@ class _Game:
         events = self.store.events(game_id)
         cut = 0
         for event in events:
-            if event.kind == "input" and (isinstance(event.data, list) or event.data.get("moved")):
+            if event.kind == EventKind.INPUT and event.data.moved:
                 cut = event.id
         lines = []
         for event in events:
-            if event.kind == "input" and event.id <= cut:
-                lines += event.data if isinstance(event.data, list) else event.data["lines"]
-            if event.kind == "log" and event.id <= cut:
+            if event.id > cut:
+                break
+            if event.kind == EventKind.INPUT:
+                lines += event.data.lines
+            elif event.kind == EventKind.LOG:
                 self.spectator += event.data
-            if event.kind == "side" and event.id <= cut:
+            elif event.kind == EventKind.SIDE:
                 self.updates[event.side].append(event.data)
-        dropped = {(e.side, e.data["idx"]) for e in events if e.kind == "choice" and e.id > cut}
+        dropped = {
+            (e.side, e.data.idx) for e in events if e.kind == EventKind.CHOICE and e.id > cut
+        }
         self.store.forget_after(game_id, cut, dropped)
         for side in SIDES:
             self.next_index[side] = len(self.store.decisions(game_id, side))
@@ -148,7 +154,10 @@ class _Game:
                 self.store.delete_game(self.game_id)
                 raise
             return self.fail(str(exc))
-        except (BridgeDied, PlayerFailed) as exc:
+        except BridgeDied as exc:
+            # pokeview's own machinery failed, not a player: no result; a run plays it again.
+            return self.fail(str(exc), status="interrupted")
+        except PlayerFailed as exc:
             return self.fail(str(exc))
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             # A gap in following the battle (poke-env's view, say) ends this game, not the run.
@@ -171,22 +180,20 @@ class _Game:
 
     def apply(self, step: Step) -> bool:
         """Record one step and hand out its requests; True when the game is over."""
-        events: list[tuple[str | None, str, Any]] = []
+        events: list[tuple[str | None, EventKind, Any]] = []
         replayed = self.resuming and self.steps == 1  # history already in the record
         if step.spectator and not replayed:
             self.spectator += step.spectator
-            events.append((None, "log", step.spectator))
+            events.append((None, EventKind.LOG, step.spectator))
         if step.input and not replayed:
             self.input += step.input
-            # "moved": the step changed the battle (a lone choice waiting for the other side
-            # does not); resuming replays the input log up to the last step that moved it.
-            events.append((None, "input", {"lines": step.input, "moved": bool(step.spectator)}))
+            events.append((None, EventKind.INPUT, ev.Input(step.input, bool(step.spectator))))
         for side, update in step.sides.items():
             self.views[side].feed(update.lines, update.request)
-            data = update.to_json()
+            data = side_payload(update)
             if not replayed:
                 self.updates[side].append(data)
-            events.append((side, "side", data))
+            events.append((side, EventKind.SIDE, data))
         if not replayed:
             self.store.append_events(self.game_id, events, time.time())
             self.store.commit_soon()
@@ -224,7 +231,7 @@ class _Game:
         if new_request is not None:  # [Unavailable choice] comes with what is really possible
             pending.request = new_request
             pending.actions = legal_actions(new_request)
-        self.events(side, "refusal", pending.refusals[-1])
+        self.events(side, EventKind.REFUSAL, ev.Refusal(**pending.refusals[-1]))
         self.spawn(side, refusal=error)
 
     def spawn(self, side: str, refusal: str | None = None) -> None:
@@ -232,7 +239,7 @@ class _Game:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
-    def events(self, side: str | None, kind: str, data: Any) -> None:
+    def events(self, side: str | None, kind: EventKind, data: Any) -> None:
         self.store.append_events(self.game_id, [(side, kind, data)], time.time())
         self.store.commit_soon()
 
@@ -291,23 +298,11 @@ class _Game:
             )
         else:
             self.store.update_decision(pending.decision_id, **fields)
-        self.store.append_events(
-            self.game_id,
-            [
-                (
-                    side,
-                    "choice",
-                    {
-                        "idx": pending.index,
-                        "action": decision.action,
-                        "label": action.label,
-                        "choice": action.choice,
-                    },
-                )
-            ],
-            time.time(),
+        self.events(
+            side,
+            EventKind.CHOICE,
+            ev.Choice(pending.index, decision.action, action.label, action.choice),
         )
-        self.store.commit_soon()
         assert self.channel is not None
         self.channel.choose(side, action.choice)
 
@@ -320,7 +315,7 @@ class _Game:
     def finish(self, end: dict[str, Any]) -> GameResult:
         winner = end.get("winner") or "tie"
         turns = int(end.get("turns") or 0)
-        self.events(None, "end", {"winner": winner, "turns": turns})
+        self.events(None, EventKind.END, ev.End(winner, turns))
         self.store.finish_game(
             self.game_id,
             status="finished",
@@ -332,20 +327,22 @@ class _Game:
         )
         return self.result("finished", winner, turns, None)
 
-    def fail(self, reason: str) -> GameResult:
+    def fail(self, reason: str, status: str = "error") -> GameResult:
         turns = max(v.turn for v in self.views.values())
         with contextlib.suppress(Exception):  # the reason is kept on the game row regardless
-            self.events(None, "error", {"error": reason})
+            self.events(None, EventKind.ERROR, ev.Error(reason))
+        if status == "interrupted":
+            self.store.set_excluded(self.game_id)
         self.store.finish_game(
             self.game_id,
-            status="error",
+            status=status,
             error=reason,
             turns=turns,
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
         )
-        return self.result("error", None, turns, reason)
+        return self.result(status, None, turns, reason)
 
     def result(self, status: str, winner: str | None, turns: int, error: str | None) -> GameResult:
         return GameResult(
@@ -356,6 +353,10 @@ class _Game:
             error,
             {s: self.players[s].name for s in SIDES},
         )
+
+
+def side_payload(update: SideUpdate) -> ev.Side:
+    return ev.Side(update.lines, update.text, update.request, update.error, update.state)
 
 
 async def play_game(

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokeview.store.events import EventKind, Side
 from pokeview.store.store import DecisionRow, GameRow, Store
 
 VIEWS = ("p1", "p2", "spectator")
@@ -66,12 +67,10 @@ class Replay:
         self._drop_closing_frames()
         for event in events:
             self.last_event = event.id
-            if event.kind == "side" and event.side in ("p1", "p2"):
+            if event.kind == EventKind.SIDE and event.side in ("p1", "p2"):
                 self._side_event(event.side, event.id, event.data, event.at)
-            elif event.kind == "reasoning" and event.side in ("p1", "p2"):
-                self.reasoning.setdefault((event.side, event.data["idx"]), []).append(
-                    event.data["delta"]
-                )
+            elif event.kind == EventKind.REASONING and event.side in ("p1", "p2"):
+                self.reasoning.setdefault((event.side, event.data.idx), []).append(event.data.delta)
         self.ended = self.game.status != "running"
         if self.ended:
             self._add_closing_frames()
@@ -82,29 +81,29 @@ class Replay:
             return None
         return self.decisions.get((frame.side, frame.index))
 
-    def _side_event(self, side: str, event_id: int, data: dict[str, Any], at: float) -> None:
-        for line in data.get("text") or ():
+    def _side_event(self, side: str, event_id: int, data: Side, at: float) -> None:
+        for line in data.text:
             match = _TURN.match(line)
             if match:
                 self._turn[side] = int(match.group(1))
             self.words[side].append((self._turn[side], line))
-        request = data.get("request")
-        asked = request and not request.get("wait") and not data.get("error")
+        request = data.request
+        asked = request and not request.get("wait") and not data.error
         # An imported replay has no requests: its events mark the frames themselves.
-        if (asked or data.get("frame")) and data.get("state"):
+        if (asked or data.frame) and data.state:
             index = self._count[side]
             self._count[side] += 1
             frame = Frame(
                 side,
-                data["state"].get("turn", self._turn[side]),
+                data.state.get("turn", self._turn[side]),
                 event_id,
                 index,
-                data["state"],
+                data.state,
                 {s: len(self.words[s]) for s in ("p1", "p2")},
                 at,
             )
             self.frames[side].append(frame)
-            if not (data.get("frame") and side == "p2"):  # one replay frame per turn, not two
+            if not (data.frame and side == "p2"):  # one replay frame per turn, not two
                 self.frames["spectator"].append(frame)
 
     def _add_closing_frames(self) -> None:

@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from poke_env.battle.battle import Battle
 
 from pokeview.battle.actions import Action
+from pokeview.store.events import EventKind, Side
 
 
 @dataclass(slots=True)
@@ -25,9 +26,9 @@ class DecisionContext:
     refusal: str | None = None  # Showdown's message when the previous choice was refused
     refused: list[Action] = field(default_factory=list)
     # This side's updates so far, exactly as recorded (the prompt renders from them).
-    updates: list[dict[str, Any]] = field(default_factory=list)
+    updates: list[Side] = field(default_factory=list)
     # Appends an event for this side to the record at once (streamed reasoning, attempts).
-    emit: Callable[[str, Any], None] | None = None
+    emit: Callable[[EventKind, Any], None] | None = None
     game_id: int = 0
 
 

@@ -56,7 +56,7 @@ class Report:
 
 
 def _bot_names(store: Store, names: list[str]) -> list[str]:
-    kinds = dict(store.conn.execute("select name, kind from players").fetchall())
+    kinds = store.player_kinds()
     return [n for n in names if kinds.get(n) == "bot"]
 
 
@@ -172,47 +172,27 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
     if not rows:
         return
     by_name = {line.name: line for line in lines}
-    store.conn.execute("create temp table if not exists rated (id integer primary key)")
-    store.conn.execute("delete from rated")
-    store.conn.executemany("insert into rated values (?)", [(r["id"],) for r in rows])
-    query = """
-        select case d.side when 'p1' then g.p1 else g.p2 end as player,
-               count(*),
-               sum(json_extract(d.detail, '$.usage.output')),
-               sum(case when json_extract(d.detail, '$.usage') is not null then 1 else 0 end),
-               avg(coalesce(json_extract(d.detail, '$.model_latency_ms'), d.latency_ms)),
-               sum(case when json_extract(d.detail, '$.reasks') > 0 then 1 else 0 end),
-               sum(case when d.how = 'random pick' then 1 else 0 end),
-               sum(case when d.how = 'autopilot' then 1 else 0 end),
-               sum(json_extract(d.detail, '$.cost')),
-               sum(case when json_extract(d.detail, '$.model') is not null
-                         and json_extract(d.detail, '$.cost') is null then 1 else 0 end),
-               sum(case when json_extract(d.detail, '$.model') is not null then 1 else 0 end)
-        from decisions d join games g on g.id = d.game_id join rated on rated.id = g.id
-        group by player
-    """
     for (
         player,
         n,
-        out,
         with_usage,
-        ms,
+        out,
+        ms_total,
         reasks,
         picks,
         autopilot,
         cost,
         unknown,
         model_decisions,
-    ) in store.conn.execute(query):
+    ) in store.player_decision_stats(r["id"] for r in rows):
         line = by_name.get(player)
         if line is None:
             continue
         line.decisions = n
-        line.ms_per_decision = ms
+        line.ms_per_decision = ms_total / n if n else None
         if model_decisions:
             line.output_tokens_per_decision = (out / with_usage) if with_usage else None
             line.reask_rate = reasks / n
             line.random_pick_rate = picks / n
             line.autopilot_rate = autopilot / n
             line.cost_per_game = None if unknown or cost is None else cost / line.games
-    store.conn.execute("delete from rated")

@@ -24,6 +24,8 @@ from textual.widgets.option_list import Option
 
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
+from pokeview.store import events as ev
+from pokeview.store.events import EventKind
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.board import Board
@@ -58,6 +60,7 @@ class PlayScreen(Screen[None]):
         self.human = HumanPlayer()
         self.human.on_decision = self.asked
         self.ctx: DecisionContext | None = None
+        self.spoiler_at: tuple[int | None, float] | None = None  # revealed, not yet recorded
         self.game_id: int | None = None
         self.store = None
         self.result = None
@@ -143,7 +146,8 @@ class PlayScreen(Screen[None]):
         self.ctx = ctx
         self.typed = ""
         self.game_id = ctx.game_id
-        state = ctx.updates[-1].get("state") if ctx.updates else None
+        self._record_spoiler()
+        state = ctx.updates[-1].state if ctx.updates else None
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
         self.query_one(Board).show(view=self.side, turn=ctx.turn, near=state, far=None, names=names)
         self._log(ctx.updates)
@@ -157,8 +161,8 @@ class PlayScreen(Screen[None]):
         actions.focus()
         self._status()
 
-    def _log(self, updates: list[dict]) -> None:
-        words = [w for u in updates for w in (u.get("text") or ())]
+    def _log(self, updates: list[ev.Side]) -> None:
+        words = [w for u in updates for w in u.text]
         log = self.query_one(RichLog)
         for word in words[self.words_shown :]:
             log.write(t(word, "bold" if word.startswith("== Turn") else ""))
@@ -171,8 +175,7 @@ class PlayScreen(Screen[None]):
         assert result is not None
         updates = [
             e.data
-            for e in self.store.events(result.game_id)
-            if e.side == self.side and e.kind == "side"
+            for e in self.store.events(result.game_id, kinds=(EventKind.SIDE,), side=self.side)
         ]
         self._log(updates)
         self.query_one(OptionList).clear_options()
@@ -219,20 +222,18 @@ class PlayScreen(Screen[None]):
 
     def action_spoiler(self) -> None:
         if self.result is None and not self.reveal and self.game_id is not None:
-            self.store.append_events(
-                self.game_id,
-                [
-                    (
-                        None,
-                        "spoiler",
-                        {"turn": self.ctx.turn if self.ctx else None, "at": time.time()},
-                    )
-                ],
-                time.time(),
-            )
-            self.store.commit()
+            # Recorded through the game's own recorder, with the person's next decision.
+            self.spoiler_at = (self.ctx.turn if self.ctx else None, time.time())
+            self._record_spoiler()
         self.reveal = not self.reveal if self.result is None else True
         self._thoughts()
+
+    def _record_spoiler(self) -> None:
+        if self.spoiler_at is not None and self.ctx is not None and self.ctx.emit is not None:
+            turn, at = self.spoiler_at
+            turn = self.ctx.turn if turn is None else turn
+            self.ctx.emit(EventKind.SPOILER, ev.Spoiler(turn, at))
+            self.spoiler_at = None
 
     def action_leave(self) -> None:
         self.app.action_back()
@@ -251,17 +252,13 @@ class PlayScreen(Screen[None]):
         if self.game_id is None or self.store is None:
             return
         other = "p2" if self.side == "p1" else "p1"
-        rows = self.store.conn.execute(
-            "select id, data from events where game_id = ? and side = ? "
-            "and kind = 'reasoning' and id > ? order by id",
-            (self.game_id, other, self.reasoning_seen),
-        ).fetchall()
-        if rows:
-            import orjson
-
-            for event_id, data in rows:
-                self.reasoning.append(orjson.loads(data)["delta"])
-                self.reasoning_seen = event_id
+        events = self.store.events(
+            self.game_id, self.reasoning_seen, kinds=(EventKind.REASONING,), side=other
+        )
+        if events:
+            for event in events:
+                self.reasoning.append(event.data.delta)
+                self.reasoning_seen = event.id
             self._thoughts()
 
     def _thoughts(self) -> None:

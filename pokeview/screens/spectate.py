@@ -8,13 +8,13 @@ import time
 from pathlib import Path
 from typing import ClassVar
 
-import orjson
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from pokeview.store.events import EventKind
 from pokeview.widgets.render import t
 
 POLL_SECONDS = 1.0
@@ -41,33 +41,25 @@ class GameSummary:
         self.asked: dict[str, float | None] = {"p1": None, "p2": None}  # pending since
 
     def update(self, store) -> bool:
-        rows = store.conn.execute(
-            "select id, side, kind, data, at from events where game_id = ? and id > ? "
-            "and kind in ('side', 'choice') order by id",
-            (self.game_id, self.last_event),
-        ).fetchall()
-        newest = {}  # only the newest update per side needs reading
-        for n, (_, side, kind, _, _) in enumerate(rows):
-            if kind == "side" and side in ("p1", "p2"):
-                newest[side] = n
-        for n, (event_id, side, kind, data, at) in enumerate(rows):
-            self.last_event = event_id
+        events = store.events(
+            self.game_id, self.last_event, kinds=(EventKind.SIDE, EventKind.CHOICE)
+        )
+        for event in events:
+            self.last_event = event.id
+            side = event.side
             if side not in ("p1", "p2"):
                 continue
-            if kind == "choice":
+            if event.kind == EventKind.CHOICE:
                 self.asked[side] = None
                 continue
-            if newest.get(side) != n:
-                continue
-            update = orjson.loads(data)
-            state = update.get("state")
+            state = event.data.state
             if state:
                 self.state[side] = state
                 self.turn = max(self.turn, state.get("turn", 0))
-                request = update.get("request") or {}
-                if not request.get("wait") and not update.get("error"):
-                    self.asked[side] = at
-        return bool(rows)
+                request = event.data.request or {}
+                if not request.get("wait") and not event.data.error:
+                    self.asked[side] = event.at
+        return bool(events)
 
     def waiting(self, now: float) -> str:
         return ", ".join(f"{s} {now - at:.0f}s" for s, at in self.asked.items() if at) or "-"
@@ -134,12 +126,7 @@ class SpectateScreen(Screen[None]):
         except Exception as exc:  # the run does not exist yet, or the file went away
             self.query_one("#standings", Static).update(t(f"{exc}", "red"))
             return
-        marks = ",".join("?" * len(self.run_ids)) or "null"
-        running = store.conn.execute(
-            "select id, p1, p2, run_id from games where status = 'running' "
-            f"and run_id in ({marks}) order by id",
-            self.run_ids,
-        ).fetchall()
+        running = store.running_games(self.run_ids)
         ids = [r["id"] for r in running]
         reshaped = set(ids) != set(self.summaries)
         changed: set[int] = set()
@@ -188,31 +175,20 @@ class SpectateScreen(Screen[None]):
             if table.row_count:
                 table.move_cursor(row=min(cursor, table.row_count - 1))
             self.query_one("#running-title", Static).update(f"running games: {len(ids)}")
-        self._finished(store, marks)
+        self._finished(store)
 
     def _run_name(self, run_id: int | None) -> str:
         if run_id is None or self.store is None:
             return "-"
-        row = self.store.conn.execute("select name from runs where id = ?", (run_id,)).fetchone()
-        return row[0] if row else "-"
+        return self.store.run_name(run_id) or "-"
 
-    def _finished(self, store, marks: str) -> None:
-        seen = tuple(
-            store.conn.execute(
-                f"select count(*), coalesce(max(id), 0) from games where status != 'running' "
-                f"and run_id in ({marks})",
-                self.run_ids,
-            ).fetchone()
-        )
+    def _finished(self, store) -> None:
+        seen = store.ended_mark(self.run_ids)
         if seen == self.finished_seen:
             return
         self.finished_seen = seen
         done = self.query_one("#done", DataTable)
-        rows = store.conn.execute(
-            f"select id, p1, p2, winner, turns, status from games where status != 'running' "
-            f"and run_id in ({marks}) order by id desc limit 30",
-            self.run_ids,
-        ).fetchall()
+        rows = store.ended_games(self.run_ids, limit=30)
         done.clear()
         for r in rows:
             winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
@@ -226,10 +202,7 @@ class SpectateScreen(Screen[None]):
                 key=str(r["id"]),
             )
         standings: dict[str, list[float]] = {}
-        for r in store.conn.execute(
-            f"select p1, p2, winner from games where status = 'finished' and run_id in ({marks})",
-            self.run_ids,
-        ):
+        for r in store.results(self.run_ids):
             for side, other in (("p1", "p2"), ("p2", "p1")):
                 s = standings.setdefault(r[side], [0, 0, 0])
                 s[0 if r["winner"] == side else 1 if r["winner"] == other else 2] += 1

@@ -1,10 +1,11 @@
-"""Tables and indexes. Bump SCHEMA_VERSION with every change and migrate in `migrate`."""
+"""Tables and indexes (described in docs/record.md). Bump SCHEMA_VERSION with every change and
+add the step to `migrate`."""
 
 from __future__ import annotations
 
 import sqlite_utils
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def create(db: sqlite_utils.Database) -> None:
@@ -42,7 +43,7 @@ def create(db: sqlite_utils.Database) -> None:
             "p1_config": str,
             "p2_config": str,
             "teams": str,  # JSON {"p1": packed, "p2": packed} for formats that take teams
-            "status": str,  # running, finished, error
+            "status": str,  # running, finished, error, interrupted
             "error": str,
             "winner": str,  # p1, p2 or tie
             "turns": int,
@@ -55,10 +56,13 @@ def create(db: sqlite_utils.Database) -> None:
             "parent_game": int,
             "parent_decision": int,
             "exclude_from_ratings": int,
+            "pid": int,  # the process playing it, while it runs
+            "compacted": int,  # 1: events and decisions are in `bodies`
         },
         pk="id",
         if_not_exists=True,
     )
+    _create_v3_tables(db)
     db["decisions"].create(
         {
             "id": int,
@@ -96,6 +100,41 @@ def create(db: sqlite_utils.Database) -> None:
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
+def _create_v3_tables(db: sqlite_utils.Database) -> None:
+    # A finished game's events and decisions, compressed together (pokeview.store.body).
+    db["bodies"].create(
+        {
+            "game_id": int,
+            "format": int,  # pokeview.store.body.FORMAT
+            "events": int,
+            "decisions": int,
+            "bytes": int,
+            "blob": bytes,
+        },
+        pk="game_id",
+        if_not_exists=True,
+    )
+    # Per game and side, what ratings read of the decisions (kept when decisions are compacted).
+    db["decision_stats"].create(
+        {
+            "game_id": int,
+            "side": str,
+            "decisions": int,
+            "with_usage": int,  # decisions whose usage (tokens) is known
+            "output_tokens": int,
+            "ms_total": float,  # time per decision, summed (the model's time where known)
+            "reasks": int,
+            "random_picks": int,
+            "autopilot": int,
+            "cost": float,
+            "unknown_cost": int,  # model decisions whose cost is unknown
+            "model_decisions": int,
+        },
+        pk=("game_id", "side"),
+        if_not_exists=True,
+    )
+
+
 def migrate(db: sqlite_utils.Database, version: int) -> None:
     """Bring an older database up to SCHEMA_VERSION, one step at a time."""
     if version < 2:  # runs gained their config hash, planned count and runner pid
@@ -109,4 +148,12 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
             if column not in existing:
                 db["runs"].add_column(column, kind)
         db["runs"].create_index(["name"], if_not_exists=True)
+    if version < 3:  # games compacted into bodies; decision stats kept apart; games' pids
+        existing = set(db["games"].columns_dict)
+        for column in ("pid", "compacted"):
+            if column not in existing:
+                db["games"].add_column(column, int)
+        _create_v3_tables(db)
+        # The finished games are compacted afterwards, one transaction each (Store.migrate_bodies).
+        db["meta"].upsert({"key": "compaction_pending", "value": "1"}, pk="key")
     db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

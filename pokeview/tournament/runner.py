@@ -19,7 +19,6 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.loop import GameResult, play_game
-from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
@@ -70,25 +69,17 @@ def _alive(pid: int | None) -> bool:
 
 
 def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame], int]:
-    """Find or create the run, clear what a dead runner left, and list the games still to play."""
+    """Take the run for this process (creating it if new), clear what a dead runner left, and
+    list the games still to play. Taking it is one write transaction: of two runners started at
+    once, one plays and the other is told who does."""
     planned = plan(config)
-    run = store.find_run(config.name)
-    if run is None:
-        run_id = store.create_run(config.name, config.raw, config.config_hash, len(planned))
-    else:
-        if run.config_hash != config.config_hash:
-            raise PokeviewError(
-                f"run '{config.name}' was started with a different config; "
-                "give the changed config a new 'name' (a run's games must all follow one config)"
-            )
-        if run.state == "running" and _alive(run.pid):
-            raise PokeviewError(f"run '{config.name}' is being played by process {run.pid} already")
-        run_id = run.id
+    run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), _alive)
+    run_id = run.id
     done = set()
     for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
         if status == "running":
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
-        elif status in ("finished", "error"):
+        elif status in ("finished", "error"):  # interrupted games are played again
             done.add(played_key(pair, seat, p1, p2))
     todo = [g for g in planned if played_key(g.pair, g.seat, g.p1, g.p2) not in done]
     return run_id, todo, len(planned) - len(todo)
@@ -134,9 +125,7 @@ async def run_tournament(
     described = {spec: make_player(spec, players_file).describe() for spec in config.players}
     if not bridge.running:
         await bridge.start()
-    store.update_run(
-        run_id, state="running", pid=os.getpid(), header=run_header(config, bridge, described)
-    )
+    store.update_run(run_id, header=run_header(config, bridge, described))
     progress = Progress(planned=len(plan(config)), done_before=done_before)
     semaphore = asyncio.Semaphore(concurrency or config.concurrency)
 

@@ -83,7 +83,7 @@ async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
         game_id = screen.result.game_id
     store = open_store(db)
     spoilers = [e for e in store.events(game_id) if e.kind == "spoiler"]
-    assert len(spoilers) == 1 and spoilers[0].data["turn"] >= 1
+    assert len(spoilers) == 1 and spoilers[0].data.turn >= 1
     store.close()
 
 

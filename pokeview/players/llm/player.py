@@ -21,6 +21,8 @@ from pokeview.players.llm.answer import parse_answer
 from pokeview.players.llm.config import ModelSpec
 from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
 from pokeview.players.llm.usage import Usage, cost
+from pokeview.store import events as ev
+from pokeview.store.events import EventKind
 
 MAX_INVALID_ANSWERS = 3
 FLUSH_SECONDS = 0.1  # reasoning deltas are coalesced into events at most this often
@@ -29,7 +31,7 @@ FLUSH_SECONDS = 0.1  # reasoning deltas are coalesced into events at most this o
 class _Stream:
     """Coalesces streamed text into events for live spectators."""
 
-    def __init__(self, ctx: DecisionContext, kind: str, attempt: int) -> None:
+    def __init__(self, ctx: DecisionContext, kind: EventKind, attempt: int) -> None:
         self.ctx, self.kind, self.attempt = ctx, kind, attempt
         self.buffer: list[str] = []
         self.last = time.monotonic()
@@ -41,10 +43,7 @@ class _Stream:
 
     def flush(self) -> None:
         if self.buffer and self.ctx.emit:
-            self.ctx.emit(
-                self.kind,
-                {"idx": self.ctx.index, "attempt": self.attempt, "delta": "".join(self.buffer)},
-            )
+            self.ctx.emit(self.kind, ev.Stream(self.ctx.index, self.attempt, "".join(self.buffer)))
         self.buffer = []
         self.last = time.monotonic()
 
@@ -67,7 +66,7 @@ class LLMPlayer:
     async def decide(self, ctx: DecisionContext) -> Decision:
         added: list[dict[str, str]] = []
         if not self.conversation:  # the system prompt is stored with the first decision
-            state = (ctx.updates[-1].get("state") or {}) if ctx.updates else {}
+            state = (ctx.updates[-1].state or {}) if ctx.updates else {}
             system = prompt.system_prompt(state.get("format") or "[Gen 9] Random Battle")
             added.append({"role": "system", "content": system})
         if ctx.refusal is None:
@@ -116,8 +115,8 @@ class LLMPlayer:
         """One answer from the provider, retrying failures; (None, reason) when retries run out."""
         retries = 0
         while True:
-            reasoning = _Stream(ctx, "reasoning", number)
-            answer = _Stream(ctx, "answer", number)
+            reasoning = _Stream(ctx, EventKind.REASONING, number)
+            answer = _Stream(ctx, EventKind.ANSWER, number)
             try:
                 completion = await self.client.complete(self.conversation, reasoning, answer)
             except ProviderError as exc:
@@ -126,7 +125,7 @@ class LLMPlayer:
                     {"n": number, "status": "error", "error": str(exc), "retry": retries}
                 )
                 if ctx.emit:
-                    ctx.emit("attempt", {"idx": ctx.index, "attempt": number, "error": str(exc)})
+                    ctx.emit(EventKind.ATTEMPT, ev.Attempt(ctx.index, number, str(exc)))
                 if not exc.retryable or retries >= self.spec.max_retries:
                     return None, str(exc)
                 delay = self.spec.retry_backoff * (2**retries)

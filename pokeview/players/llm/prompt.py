@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokeview.battle.actions import Action, legal_actions
+from pokeview.store.events import Side
 
 PROMPT_VERSION = 3
 CLOSING = "Choose one action. Answer with only the ACTION line and the REASON line."
@@ -51,21 +52,21 @@ class DecisionPoint:
         return legal_actions(self.request)
 
 
-def decision_points(updates: list[dict[str, Any]]) -> list[DecisionPoint]:
+def decision_points(updates: list[Side]) -> list[DecisionPoint]:
     """Updates that asked this side to decide (a request, not a wait, not a refusal)."""
     points = []
     for position, update in enumerate(updates):
-        request = update.get("request")
-        if request and not request.get("wait") and not update.get("error") and update.get("state"):
-            points.append(DecisionPoint(len(points), position, request, update["state"]))
+        request = update.request
+        if request and not request.get("wait") and not update.error and update.state:
+            points.append(DecisionPoint(len(points), position, request, update.state))
     return points
 
 
-def words_between(updates: list[dict[str, Any]], start: int, end: int) -> list[str]:
-    return [word for update in updates[start : end + 1] for word in update.get("text") or ()]
+def words_between(updates: list[Side], start: int, end: int) -> list[str]:
+    return [word for update in updates[start : end + 1] for word in update.text]
 
 
-def decision_message(updates: list[dict[str, Any]], index: int) -> str:
+def decision_message(updates: list[Side], index: int) -> str:
     """The user message that opens decision `index` of this side."""
     points = decision_points(updates)
     if index >= len(points):
