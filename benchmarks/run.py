@@ -72,10 +72,7 @@ async def pokeview_rate(bridge, store, p1, p2, games, concurrency, text) -> tupl
     cpu = {"node": node_cpu(bridge) - node_before, "python": time.process_time() - python_before}
     store.commit()
     ids = [r.game_id for r in results]
-    marks = ",".join("?" * len(ids))
-    decisions = store.conn.execute(
-        f"select count(*) from decisions where game_id in ({marks})", ids
-    ).fetchone()[0]
+    decisions = sum(len(store.decisions(i)) for i in ids)
     return Rate(len(ids), decisions, seconds, {k: v / len(ids) for k, v in cpu.items()}), ids
 
 

@@ -230,3 +230,54 @@ def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_pa
         ]
     finally:
         subprocess.run(["umount", str(mount)])
+
+
+INJECTION = (
+    "id, status) select id+0, ? from games where ? is null or 1 on conflict(id) do update set "
+    "winner = case winner when 'p1' then 'p2' when 'p2' then 'p1' else winner end --"
+)
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda doc: doc["game"].update({INJECTION: "x"}), "unknown field"),
+        (
+            lambda doc: doc["game"].update({"p2": None}),
+            "Expected `str`, got `null` - at `$.game.p2`",
+        ),
+        (lambda doc: doc.update({"game": [1, 2]}), "Expected `object`, got `array` - at `$.game`"),
+        (lambda doc: doc.update({"decisions": "many"}), "Expected `array`, got `str`"),
+        (lambda doc: doc["events"][3].update({"data": '{"lines": 5}'}), "events[3]"),
+        (lambda doc: doc["events"][0].update({"kind": "evil"}), "unknown event kind 'evil'"),
+        (lambda doc: doc["game"].update({"winner": "p3"}), "$.game.winner"),
+    ],
+)
+def test_a_crafted_or_broken_import_is_one_line_and_changes_nothing(
+    tmp_path, data_dir, change, message
+):
+    import json
+
+    db = unpack_v2(data_dir, tmp_path)
+    open_store(db).close()
+    before = db.read_bytes()
+    with sqlite3.connect(db) as conn:
+        rows_before = conn.execute("select id, winner, input_log from games order by id").fetchall()
+    doc = json.loads((tmp_path / "export-1.json").read_text())
+    change(doc)
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(doc))
+    done = subprocess.run(
+        [sys.executable, "-m", "pokeview", "import", str(bad), "--db", str(db)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], done.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select id, winner, input_log from games order by id").fetchall() == (
+            rows_before
+        )
+    assert len(db.read_bytes()) == len(before)

@@ -15,7 +15,7 @@ import msgspec
 import zstandard
 
 FORMAT = 1  # the body's own version, kept beside each blob
-LEVEL = 9  # zstd: level 19 saves ~12% more and costs ~25x the time
+LEVEL = 6  # zstd: measured on random games, 9 saves 6% more for 3x the time
 
 
 class Body(msgspec.Struct, array_like=True):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -133,6 +134,9 @@ class Store:
         conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout=30000")
+        # Pages freed by compaction go back to the file system (a no-op on an older file until
+        # its migration's VACUUM).
+        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         # Changing the journal mode needs the file to itself: wait like any other write.
         _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")
@@ -182,7 +186,17 @@ class Store:
             self._commit_scheduled.cancel()
         if not self.read_only:
             self.conn.commit()
+            self.shrink()
         self.conn.close()
+
+    def shrink(self) -> None:
+        """Give the pages that compacted games freed back to the file system."""
+        with contextlib.suppress(sqlite3.Error):  # another process writing: next time
+            if not self.conn.execute("PRAGMA freelist_count").fetchone()[0]:
+                return
+            # executescript steps the pragma to its end (execute frees one page per step).
+            self.conn.executescript("PRAGMA incremental_vacuum;")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
 
     # -- players -----------------------------------------------------------------------------
 
@@ -950,7 +964,9 @@ class Store:
                 on_progress(n + 1, len(todo))
         with self.conn:
             self.conn.execute("delete from meta where key = 'compaction_pending'")
-        if todo:
+        if todo:  # rewrite the file at its new size, reclaiming the rows' pages from now on
+            self.conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            self.conn.execute("VACUUM")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return len(todo)
 

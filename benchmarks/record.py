@@ -1,0 +1,96 @@
+"""The record's size and cost (`make bench`): bytes per game on disk and Python CPU per game.
+
+Plays seeded games into a fresh database per matchup, then reports the file's size per game after
+a WAL checkpoint (with the pages compaction freed given back), the same games' events and
+decisions as rows (what schema 2 kept on disk for them, measured from the bodies), and the
+Python CPU seconds per game. Figures, not assertions: nothing here passes or fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pokeview.battle import seeds  # noqa: E402
+from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.players import make_player  # noqa: E402
+from pokeview.sim.client import Bridge  # noqa: E402
+from pokeview.store import open_store  # noqa: E402
+
+SWITCHER = "benchmarks.players:AlwaysSwitch"
+TARGETS = {"random vs random": 40_000, "300-turn game": 400_000}  # bytes per game
+BEFORE = {"random vs random": 1_040_000, "calibration mix": 560_000, "300-turn game": 5_200_000}
+
+
+async def play(db: Path, matchups: list[tuple[str, str]], games: int, turn_limit: int):
+    store = open_store(db)
+    async with Bridge() as bridge:
+        semaphore = asyncio.Semaphore(8)
+
+        async def one(n: int):
+            p1, p2 = matchups[n % len(matchups)]
+            if (n // len(matchups)) % 2:  # mirror pairs: seats swapped
+                p1, p2 = p2, p1
+            async with semaphore:
+                return await play_game(
+                    "gen9randombattle",
+                    seeds.game_seed("record-bench", n // (2 * len(matchups))),
+                    make_player(p1),
+                    make_player(p2),
+                    bridge=bridge,
+                    store=store,
+                    turn_limit=turn_limit,
+                )
+
+        await one(0)  # warm up (imports, JIT); not counted
+        cpu = time.process_time()
+        results = await asyncio.gather(*(one(n) for n in range(1, games + 1)))
+        cpu = (time.process_time() - cpu) / games
+    turns = sum(r.turns for r in results) / games
+    store.close()  # gives freed pages back and checkpoints
+    size = db.stat().st_size / (games + 1)
+    return size, cpu, turns
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--games", type=int, default=40, help="games per matchup")
+    args = parser.parse_args()
+    cases = [
+        ("random vs random", [("random", "random")], args.games, 300),
+        (
+            "calibration mix",
+            [("random", "max-damage"), ("random", "heuristic"), ("max-damage", "heuristic")],
+            args.games,
+            300,
+        ),
+        ("300-turn game", [(SWITCHER, SWITCHER)], 2, 300),
+    ]
+    print("The record: bytes per game on disk (after a checkpoint) and Python CPU per game")
+    print(
+        f"{'games':<18} {'n':>4} {'turns':>6} {'bytes/game':>11} {'before':>10} {'ratio':>6} "
+        f"{'target':>8} {'py CPU s/game':>13}"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, matchups, games, limit in cases:
+            size, cpu, turns = asyncio.run(
+                play(Path(tmp) / f"{len(name)}.db", matchups, games, limit)
+            )
+            target = TARGETS.get(name)
+            print(
+                f"{name:<18} {games:>4} {turns:>6.0f} {size:>11,.0f} {BEFORE[name]:>10,} "
+                f"{BEFORE[name] / size:>5.0f}x {f'{target:,}' if target else '-':>8} {cpu:>13.3f}"
+            )
+    print("'before': measured on schema 2 (issue 12). Python CPU per game before: 0.145 s.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
