@@ -253,7 +253,7 @@ class _Game:
             side=side,
             index=pending.index,
             turn=self.views[side].turn,
-            view=self.views[side].battle,
+            side_view=self.views[side],
             request=pending.request,
             actions=pending.actions,
             seed=seeds.decision_seed(self.seed, side, pending.index * 100 + len(pending.refusals)),

@@ -34,23 +34,53 @@ def gen_of(format_id: str) -> int:
 
 
 class SideView:
-    """Feeds a side's protocol lines and requests to a poke-env `Battle`."""
+    """A side's protocol lines and requests, fed to a poke-env `Battle` when one is read.
+
+    Parsing into poke-env is most of Python's work per game, and only players built on poke-env
+    read the result (a model reads the bridge's snapshots, a person the board): the lines wait
+    until someone asks for `battle`, then are fed in order.
+    """
 
     def __init__(self, side: str, format_id: str, username: str, tag: str = "battle") -> None:
         self.side = side
-        self.battle = Battle(
-            battle_tag=f"{tag}-{side}", username=username, logger=_quiet, gen=gen_of(format_id)
-        )
-        self.battle._format = format_id
-        self.battle.player_role = side
+        self.format_id = format_id
+        self.username = username
+        self.tag = tag
+        self.turn = 0
         self.request: dict[str, Any] | None = None
+        self._battle: Battle | None = None
+        self._waiting: list[tuple[list[str], dict[str, Any] | None]] = []
 
     @property
-    def turn(self) -> int:
-        return self.battle.turn
+    def battle(self) -> Battle:
+        if self._battle is None:
+            self._battle = Battle(
+                battle_tag=f"{self.tag}-{self.side}",
+                username=self.username,
+                logger=_quiet,
+                gen=gen_of(self.format_id),
+            )
+            self._battle._format = self.format_id
+            self._battle.player_role = self.side
+        waiting, self._waiting = self._waiting, []
+        for lines, request in waiting:
+            self._parse(lines, request)
+        return self._battle
 
     def feed(self, lines: list[str], request: dict[str, Any] | None) -> None:
-        battle = self.battle
+        for line in lines:
+            if line.startswith("|turn|"):
+                self.turn = int(line[6:])
+        if request is not None:
+            self.request = request
+        if self._battle is None:
+            self._waiting.append((lines, request))
+        else:
+            self._parse(lines, request)
+
+    def _parse(self, lines: list[str], request: dict[str, Any] | None) -> None:
+        battle = self._battle
+        assert battle is not None
         for line in lines:
             parts = line.split("|")
             if len(parts) < 2 or parts[1] in _IGNORED:
@@ -62,5 +92,4 @@ class SideView:
             else:
                 battle.parse_message(parts)
         if request is not None:
-            self.request = request
             battle.parse_request(request)

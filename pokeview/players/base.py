@@ -19,7 +19,7 @@ class DecisionContext:
     side: str  # "p1" or "p2"
     index: int  # this side's decision number, from 0
     turn: int
-    view: Battle  # the side's knowledge (poke-env)
+    side_view: Any  # pokeview.battle.view.SideView: read `view` for the poke-env Battle
     request: dict[str, Any]
     actions: list[Action]
     seed: int  # for any randomness the player needs
@@ -30,6 +30,11 @@ class DecisionContext:
     # Appends an event for this side to the record at once (streamed reasoning, attempts).
     emit: Callable[[EventKind, Any], None] | None = None
     game_id: int = 0
+
+    @property
+    def view(self) -> Battle:
+        """The side's knowledge as a poke-env Battle (parsed on first use)."""
+        return self.side_view.battle
 
 
 @dataclass(slots=True)

@@ -19,6 +19,7 @@ import os
 import re
 import time
 import weakref
+from types import SimpleNamespace
 from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
@@ -120,7 +121,7 @@ def _seat_class() -> type:
                 side=side,
                 index=index,
                 turn=battle.turn,
-                view=battle,
+                side_view=SimpleNamespace(battle=battle),  # poke-env's own live view
                 request=request,
                 actions=actions,
                 seed=seeds.decision_seed(self.seed, side, index),
