@@ -9,11 +9,11 @@ SCHEMA_VERSION = 3
 
 
 def create(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key", if_not_exists=True)
-    db["players"].create(
+    db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+    db.table("players").create(
         {"name": str, "kind": str, "config": str, "first_seen": str}, pk="name", if_not_exists=True
     )
-    db["runs"].create(
+    db.table("runs").create(
         {
             "id": int,
             "name": str,
@@ -29,7 +29,7 @@ def create(db: sqlite_utils.Database) -> None:
         pk="id",
         if_not_exists=True,
     )
-    db["games"].create(
+    db.table("games").create(
         {
             "id": int,
             "run_id": int,
@@ -63,7 +63,7 @@ def create(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     _create_v3_tables(db)
-    db["decisions"].create(
+    db.table("decisions").create(
         {
             "id": int,
             "game_id": int,
@@ -83,7 +83,7 @@ def create(db: sqlite_utils.Database) -> None:
         pk="id",
         if_not_exists=True,
     )
-    db["events"].create(
+    db.table("events").create(
         {"id": int, "game_id": int, "side": str, "kind": str, "data": str, "at": float},
         pk="id",
         if_not_exists=True,
@@ -96,13 +96,13 @@ def create(db: sqlite_utils.Database) -> None:
     }
     for table, columns_list in indexes.items():
         for columns in columns_list:
-            db[table].create_index(columns, if_not_exists=True)
-    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+            db.table(table).create_index(columns, if_not_exists=True)
+    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
 
 
 def _create_v3_tables(db: sqlite_utils.Database) -> None:
     # A finished game's events and decisions, compressed together (pokeview.store.body).
-    db["bodies"].create(
+    db.table("bodies").create(
         {
             "game_id": int,
             "format": int,  # pokeview.store.body.FORMAT
@@ -115,7 +115,7 @@ def _create_v3_tables(db: sqlite_utils.Database) -> None:
         if_not_exists=True,
     )
     # Per game and side, what ratings read of the decisions (kept when decisions are compacted).
-    db["decision_stats"].create(
+    db.table("decision_stats").create(
         {
             "game_id": int,
             "side": str,
@@ -138,7 +138,7 @@ def _create_v3_tables(db: sqlite_utils.Database) -> None:
 def migrate(db: sqlite_utils.Database, version: int) -> None:
     """Bring an older database up to SCHEMA_VERSION, one step at a time."""
     if version < 2:  # runs gained their config hash, planned count and runner pid
-        existing = set(db["runs"].columns_dict)
+        existing = set(db.table("runs").columns_dict)
         for column, kind in (
             ("config_hash", str),
             ("planned", int),
@@ -146,14 +146,14 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
             ("updated_at", str),
         ):
             if column not in existing:
-                db["runs"].add_column(column, kind)
-        db["runs"].create_index(["name"], if_not_exists=True)
+                db.table("runs").add_column(column, kind)
+        db.table("runs").create_index(["name"], if_not_exists=True)
     if version < 3:  # games compacted into bodies; decision stats kept apart; games' pids
-        existing = set(db["games"].columns_dict)
+        existing = set(db.table("games").columns_dict)
         for column in ("pid", "compacted"):
             if column not in existing:
-                db["games"].add_column(column, int)
+                db.table("games").add_column(column, int)
         _create_v3_tables(db)
         # The finished games are compacted afterwards, one transaction each (Store.migrate_bodies).
-        db["meta"].upsert({"key": "compaction_pending", "value": "1"}, pk="key")
-    db["meta"].upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
+        db.table("meta").upsert({"key": "compaction_pending", "value": "1"}, pk="key")
+    db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -1,0 +1,252 @@
+"""What every part of the Store shares: the connection's state, the fixed column sets, and
+compaction (a finished game's rows packed into one body, and back). See docs/record.md."""
+
+from __future__ import annotations
+
+import collections
+import os
+import sqlite3
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from pokeview.errors import PokeviewError
+from pokeview.store import body as bodies
+from pokeview.store import events as ev
+from pokeview.store.rows import DecisionRow, loads
+
+ENDED = ("finished", "error", "interrupted")  # the statuses whose games are compacted
+BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
+
+# The columns a game row may be created with; anything else is a programming error.
+GAME_COLUMNS = frozenset(
+    {
+        "run_id",
+        "pair",
+        "seat",
+        "format",
+        "seed_text",
+        "seed",
+        "p1",
+        "p2",
+        "p1_config",
+        "p2_config",
+        "teams",
+        "status",
+        "error",
+        "winner",
+        "turns",
+        "started_at",
+        "ended_at",
+        "pokeview_version",
+        "showdown_version",
+        "input_log",
+        "spectator_log",
+        "parent_game",
+        "parent_decision",
+        "exclude_from_ratings",
+    }
+)
+DECISION_FIELDS = frozenset(bodies.DECISION_COLUMNS) - {"id", "game_id"}
+JSON_DECISION = ("request", "actions", "refusals", "detail")
+
+# What ratings read of one side's decisions in one game (kept in decision_stats).
+_STATS_SELECT = """
+    select game_id, side, count(*),
+           sum(case when json_extract(detail, '$.usage') is not null then 1 else 0 end),
+           coalesce(sum(json_extract(detail, '$.usage.output')), 0),
+           sum(coalesce(json_extract(detail, '$.model_latency_ms'), latency_ms, 0)),
+           sum(case when json_extract(detail, '$.reasks') > 0 then 1 else 0 end),
+           sum(case when how = 'random pick' then 1 else 0 end),
+           sum(case when how = 'autopilot' then 1 else 0 end),
+           sum(json_extract(detail, '$.cost')),
+           sum(case when json_extract(detail, '$.model') is not null
+                     and json_extract(detail, '$.cost') is null then 1 else 0 end),
+           sum(case when json_extract(detail, '$.model') is not null then 1 else 0 end)
+    from decisions where game_id = ? group by side
+"""
+
+
+class DamagedGame(PokeviewError):
+    """A compacted game whose body cannot be read; the other games are not affected."""
+
+
+class Compaction:
+    """The base of the Store's parts: its connection and how games are compacted."""
+
+    path: Path
+    conn: sqlite3.Connection
+    db: sqlite_utils.Database
+    read_only: bool
+    _bodies: collections.OrderedDict[int, bodies.Body]
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise PokeviewError(f"the database {self.path} is read-only: nothing can be written")
+
+    # -- compaction --------------------------------------------------------------------------
+
+    def _is_compacted(self, game_id: int) -> bool:
+        if game_id in self._bodies:
+            return True
+        row = self.conn.execute("select compacted from games where id = ?", (game_id,)).fetchone()
+        return bool(row and row[0])
+
+    def _status(self, game_id: int) -> str | None:
+        row = self.conn.execute("select status from games where id = ?", (game_id,)).fetchone()
+        return row[0] if row else None
+
+    def _compact(self, game_id: int) -> None:
+        """Pack a game's events, decisions and spectator log into its body. Called inside a
+        transaction: the game is either all rows or all body, whatever happens."""
+        if self._is_compacted(game_id):
+            return
+        conn = self.conn
+        conn.execute(
+            "insert or replace into decision_stats (game_id, side, decisions, with_usage, "
+            "output_tokens, ms_total, reasks, random_picks, autopilot, cost, unknown_cost, "
+            f"model_decisions) {_STATS_SELECT}",
+            (game_id,),
+        )
+        events = [
+            tuple(r)
+            for r in conn.execute(
+                "select id, side, kind, data, at from events where game_id = ? order by id",
+                (game_id,),
+            )
+        ]
+        decisions = [
+            tuple(r)
+            for r in conn.execute(
+                f"select {', '.join(bodies.DECISION_COLUMNS)} from decisions "
+                "where game_id = ? order by id",
+                (game_id,),
+            )
+        ]
+        log = conn.execute("select spectator_log from games where id = ?", (game_id,)).fetchone()
+        blob = bodies.pack(bodies.Body(events, decisions, log[0] if log else None))
+        conn.execute(
+            "insert or replace into bodies (game_id, format, events, decisions, bytes, blob) "
+            "values (?, ?, ?, ?, ?, ?)",
+            (game_id, bodies.FORMAT, len(events), len(decisions), len(blob), blob),
+        )
+        _crash_point("compaction")
+        conn.execute("delete from events where game_id = ?", (game_id,))
+        conn.execute("delete from decisions where game_id = ?", (game_id,))
+        conn.execute(
+            "update games set compacted = 1, spectator_log = null where id = ?", (game_id,)
+        )
+
+    def _expand(self, game_id: int) -> None:
+        """Turn a compacted game back into rows (it is being changed). Inside a transaction."""
+        if not self._is_compacted(game_id):
+            return
+        body = self._body(game_id)
+        self.conn.executemany(
+            "insert into events (id, game_id, side, kind, data, at) values (?, ?, ?, ?, ?, ?)",
+            [(i, game_id, s, k, d, a) for i, s, k, d, a in body.events],
+        )
+        self.conn.executemany(
+            f"insert into decisions ({', '.join(bodies.DECISION_COLUMNS)}) "
+            f"values ({', '.join('?' * len(bodies.DECISION_COLUMNS))})",
+            body.decisions,
+        )
+        self.conn.execute(
+            "update games set compacted = 0, spectator_log = ? where id = ?",
+            (body.spectator_log, game_id),
+        )
+        self.conn.execute("delete from bodies where game_id = ?", (game_id,))
+        self._bodies.pop(game_id, None)
+
+    def _body(self, game_id: int) -> bodies.Body:
+        cached = self._bodies.get(game_id)
+        if cached is not None:
+            self._bodies.move_to_end(game_id)
+            return cached
+        row = self.conn.execute(
+            "select format, blob from bodies where game_id = ?", (game_id,)
+        ).fetchone()
+        if row is None:
+            raise DamagedGame(f"game {game_id} is marked compacted but its body is missing")
+        try:
+            body = bodies.unpack(row[1], row[0])
+        except bodies.BadBody as exc:
+            raise DamagedGame(
+                f"game {game_id} cannot be read: its stored body is damaged ({exc})"
+            ) from None
+        self._bodies[game_id] = body
+        if len(self._bodies) > BODY_CACHE:
+            self._bodies.popitem(last=False)
+        return body
+
+    def _ensure_stats(self, game_ids: Sequence[int]) -> None:
+        """Decision stats of games kept as rows (a running game, say) are computed on the fly."""
+        if self.read_only:
+            return
+        for chunk in chunks(list(game_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            missing = [
+                r[0]
+                for r in self.conn.execute(
+                    f"select id from games where id in ({marks}) and coalesce(compacted, 0) = 0",
+                    chunk,
+                )
+            ]
+            for game_id in missing:
+                self.conn.execute("delete from decision_stats where game_id = ?", (game_id,))
+                self.conn.execute(
+                    "insert into decision_stats (game_id, side, decisions, with_usage, "
+                    "output_tokens, ms_total, reasks, random_picks, autopilot, cost, "
+                    f"unknown_cost, model_decisions) {_STATS_SELECT}",
+                    (game_id,),
+                )
+
+    def compact_all(self, on_progress: Callable[[int, int], None] | None = None) -> int:
+        """Compact every ended game still kept as rows (a migration), one transaction each, so
+        an interrupted migration continues where it stopped. Returns how many were compacted."""
+        self._writable()
+        todo = [
+            r[0]
+            for r in self.conn.execute(
+                "select id from games where status in ('finished', 'error', 'interrupted') "
+                "and coalesce(compacted, 0) = 0 order by id"
+            )
+        ]
+        for n, game_id in enumerate(todo):
+            with self.conn:
+                self._compact(game_id)
+            if on_progress:
+                on_progress(n + 1, len(todo))
+        with self.conn:
+            self.conn.execute("delete from meta where key = 'compaction_pending'")
+        if todo:  # rewrite the file at its new size, reclaiming the rows' pages from now on
+            self.conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+            self.conn.execute("VACUUM")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        return len(todo)
+
+
+def payload(game_id: int, kind: str, data: str) -> Any:
+    try:
+        return ev.decode(kind, data)
+    except ev.BadEvent as exc:
+        raise DamagedGame(f"game {game_id} has an unreadable event: {exc}") from None
+
+
+def decision_row(data: dict[str, Any]) -> DecisionRow:
+    for key in JSON_DECISION:
+        data[key] = loads(data[key])
+    return DecisionRow(**data)
+
+
+def chunks(items: list[int], size: int) -> Iterator[list[int]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def _crash_point(name: str) -> None:
+    """A test switch: the process dies here when POKEVIEW_TEST_CRASH names this point."""
+    if os.environ.get("POKEVIEW_TEST_CRASH") == name:
+        os._exit(9)

@@ -1,0 +1,286 @@
+"""The Store's games and players: create, finish, find, list, and what ratings read of them."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Iterable
+from typing import Any
+
+from pokeview.errors import UnknownGame
+from pokeview.store import events as ev
+from pokeview.store.compaction import ENDED, GAME_COLUMNS
+from pokeview.store.journal import Journal
+from pokeview.store.rows import GameRow, dumps, now
+
+
+class GameQueries(Journal):
+    # -- players -----------------------------------------------------------------------------
+
+    def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> None:
+        self._writable()
+        self.conn.execute(
+            "insert into players (name, kind, config, first_seen) values (?, ?, ?, ?) "
+            "on conflict(name) do update set kind = excluded.kind, config = excluded.config",
+            (name, kind, dumps(config), now()),
+        )
+
+    def player_kinds(self) -> dict[str, str]:
+        return dict(self.conn.execute("select name, kind from players").fetchall())
+
+    # -- games -------------------------------------------------------------------------------
+
+    def create_game(self, **fields: Any) -> int:
+        self._writable()
+        unknown = set(fields) - GAME_COLUMNS
+        if unknown:
+            raise TypeError(f"a game has no column {sorted(unknown)}")
+        row = {
+            "status": "running",
+            "started_at": now(),
+            "exclude_from_ratings": 0,
+            "pid": os.getpid(),
+            **fields,
+        }
+        for key in ("p1_config", "p2_config", "teams"):
+            if key in row and not isinstance(row[key], str | None):
+                row[key] = dumps(row[key])
+        columns = ", ".join(row)  # names from GAME_COLUMNS only
+        marks = ", ".join("?" for _ in row)
+        with self.conn:
+            cur = self.conn.execute(
+                f"insert into games ({columns}) values ({marks})", tuple(row.values())
+            )
+        return int(cur.lastrowid or 0)
+
+    def finish_game(
+        self,
+        game_id: int,
+        *,
+        status: str,
+        winner: str | None = None,
+        turns: int | None = None,
+        error: str | None = None,
+        input_log: list[str] | None = None,
+        spectator_log: list[str] | None = None,
+        showdown_version: str | None = None,
+    ) -> None:
+        """End a game; a finished or failed game is compacted in the same transaction."""
+        self._writable()
+        if self._commit_scheduled is not None:  # the game's last events go in with it
+            self._commit_scheduled.cancel()
+            self._commit_scheduled = None
+        with self.conn:
+            self.conn.execute(
+                "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "
+                "input_log = ?, spectator_log = ?, pid = null, "
+                "showdown_version = coalesce(?, showdown_version) where id = ?",
+                (
+                    status,
+                    winner,
+                    turns,
+                    error,
+                    now(),
+                    "\n".join(input_log) if input_log is not None else None,
+                    "\n".join(spectator_log) if spectator_log is not None else None,
+                    showdown_version,
+                    game_id,
+                ),
+            )
+            if status in ENDED:
+                self._compact(game_id)
+
+    def set_excluded(self, game_id: int) -> None:
+        self._writable()
+        with self.conn:
+            self.conn.execute("update games set exclude_from_ratings = 1 where id = ?", (game_id,))
+
+    def set_status(self, game_id: int, status: str) -> None:
+        self._writable()
+        with self.conn:
+            self.conn.execute("update games set status = ? where id = ?", (status, game_id))
+
+    def latest_human_game(
+        self, statuses: tuple[str, ...] = ("paused", "running")
+    ) -> GameRow | None:
+        marks = ",".join("?" * len(statuses))
+        row = self.conn.execute(
+            f"select * from games where status in ({marks}) and "
+            "(json_extract(p1_config, '$.kind') = 'human' "
+            "or json_extract(p2_config, '$.kind') = 'human') "
+            "order by id desc limit 1",
+            statuses,
+        ).fetchone()
+        return GameRow.from_row(row) if row else None
+
+    def forget_after(self, game_id: int, event_id: int, decisions: set[tuple[str, int]]) -> None:
+        """Drop what was recorded after `event_id` (a game resumed from that point)."""
+        self._writable()
+        with self.conn:
+            self._expand(game_id)
+            self.conn.execute(
+                "delete from events where game_id = ? and id > ?", (game_id, event_id)
+            )
+            for side, idx in decisions:
+                self.conn.execute(
+                    "delete from decisions where game_id = ? and side = ? and idx = ?",
+                    (game_id, side, idx),
+                )
+            self.conn.execute(
+                "update games set status = 'running', ended_at = null, pid = ? where id = ?",
+                (os.getpid(), game_id),
+            )
+
+    def input_log_before(self, game_id: int, event_id: int) -> list[str]:
+        """The input log as it stood when event `event_id` was written (to fork from there)."""
+        lines: list[str] = []
+        for event in self.events(game_id, kinds=(ev.EventKind.INPUT,)):
+            if event.id >= event_id:
+                break
+            lines += event.data.lines
+        return lines
+
+    def mark_interrupted(self, game_id: int) -> None:
+        """A game whose runner died: kept as it was, out of the ratings and of what is done."""
+        self._writable()
+        with self.conn:
+            self.conn.execute(
+                "update games set status = 'interrupted', ended_at = ?, exclude_from_ratings = 1, "
+                "error = 'the runner stopped during this game; it was played again from its seed' "
+                "where id = ? and status = 'running'",
+                (now(), game_id),
+            )
+
+    def delete_game(self, game_id: int) -> None:
+        self._writable()
+        self._bodies.pop(game_id, None)
+        with self.conn:
+            for table, column in (
+                ("events", "game_id"),
+                ("decisions", "game_id"),
+                ("bodies", "game_id"),
+                ("decision_stats", "game_id"),
+                ("games", "id"),
+            ):
+                self.conn.execute(f"delete from {table} where {column} = ?", (game_id,))
+
+    def set_spectator_log(self, game_id: int, log: str) -> None:
+        self._writable()
+        with self.conn:
+            self._expand(game_id)
+            self.conn.execute("update games set spectator_log = ? where id = ?", (log, game_id))
+            if self._status(game_id) in ENDED:
+                self._compact(game_id)
+
+    def game(self, game_id: int | str) -> GameRow:
+        try:
+            gid = int(game_id)
+        except (TypeError, ValueError):
+            raise UnknownGame(
+                f"'{game_id}' is not a game id (ids are numbers; see `pokeview games`)"
+            ) from None
+        row = self.conn.execute("select * from games where id = ?", (gid,)).fetchone()
+        if row is None:
+            raise UnknownGame(f"no game {gid} in {self.path} (see `pokeview games`)")
+        game = GameRow.from_row(row)
+        if game.compacted:
+            game.spectator_log = self._body(gid).spectator_log
+        return game
+
+    def games(
+        self,
+        *,
+        limit: int = 50,
+        offset: int = 0,
+        status: str | None = None,
+        run_id: int | None = None,
+    ) -> list[GameRow]:
+        """Whole game rows, newest first; a compacted game's spectator log is left unread
+        (`game(id)` reads it)."""
+        where: list[str] = []
+        params: list[Any] = []
+        if status:
+            where.append("status = ?")
+            params.append(status)
+        if run_id is not None:
+            where.append("run_id = ?")
+            params.append(run_id)
+        clause = f"where {' and '.join(where)}" if where else ""
+        rows = self.conn.execute(
+            f"select * from games {clause} order by id desc limit ? offset ?",
+            (*params, limit, offset),
+        ).fetchall()
+        return [GameRow.from_row(r) for r in rows]
+
+    def search_games(
+        self, text: str = "", *, limit: int = 200, offset: int = 0
+    ) -> list[sqlite3.Row]:
+        """Light rows for lists: newest first, filtered by id, player, format, status or run."""
+        sql = (
+            "select g.id, g.started_at, g.format, g.p1, g.p2, g.winner, g.turns, g.status, "
+            "r.name as run from games g left join runs r on r.id = g.run_id"
+        )
+        params: list[Any] = []
+        text = text.strip()
+        if text:
+            if text.isdigit():
+                sql += " where g.id = ?"
+                params.append(int(text))
+            else:
+                like = f"%{text}%"
+                sql += (
+                    " where g.p1 like ? or g.p2 like ? or g.format like ? or g.status = ? "
+                    "or r.name like ? or g.winner = ?"
+                )
+                params += [like, like, like, text, like, text]
+        sql += " order by g.id desc limit ? offset ?"
+        return self.conn.execute(sql, (*params, limit, offset)).fetchall()
+
+    def count_games(self) -> int:
+        return int(self.conn.execute("select count(*) from games").fetchone()[0])
+
+    def game_ids(self, status: str | None = None) -> list[int]:
+        sql, params = "select id from games", tuple[str, ...]()
+        if status:
+            sql, params = sql + " where status = ?", (status,)
+        return [r[0] for r in self.conn.execute(sql + " order by id", params)]
+
+    def player_decision_stats(self, game_ids: Iterable[int]) -> list[sqlite3.Row]:
+        """Per player, over these games: (player, decisions, with usage, output tokens, total
+        ms, re-asks, random picks, autopilot, cost, unknown-cost decisions, model decisions)."""
+        ids = list(game_ids)
+        self._ensure_stats(ids)
+        self.conn.execute("create temp table if not exists rated (id integer primary key)")
+        self.conn.execute("delete from rated")
+        self.conn.executemany("insert into rated values (?)", [(i,) for i in ids])
+        try:
+            return self.conn.execute(
+                "select case s.side when 'p1' then g.p1 else g.p2 end as player, "
+                "sum(s.decisions), sum(s.with_usage), sum(s.output_tokens), sum(s.ms_total), "
+                "sum(s.reasks), sum(s.random_picks), sum(s.autopilot), sum(s.cost), "
+                "sum(s.unknown_cost), sum(s.model_decisions) "
+                "from decision_stats s join games g on g.id = s.game_id "
+                "join rated on rated.id = g.id group by player"
+            ).fetchall()
+        finally:
+            self.conn.execute("delete from rated")
+
+    def game_cost(self, game_id: int) -> float | None:
+        """USD both sides' models cost in one game; None when any of it is unknown or no model."""
+        self._ensure_stats([game_id])
+        rows = self.conn.execute(
+            "select cost, unknown_cost, model_decisions from decision_stats where game_id = ?",
+            (game_id,),
+        ).fetchall()
+        models = [r for r in rows if r["model_decisions"]]
+        if not models or any(r["unknown_cost"] or r["cost"] is None for r in models):
+            return None
+        return float(sum(r["cost"] for r in models))
+
+    def game_has_model(self, game_id: int) -> bool:
+        row = self.conn.execute(
+            "select 1 from games where id = ? and (json_extract(p1_config, '$.kind') = 'llm' "
+            "or json_extract(p2_config, '$.kind') = 'llm')",
+            (game_id,),
+        ).fetchone()
+        return row is not None

@@ -1,0 +1,153 @@
+"""The Store's decisions and events: appended while a game runs, read from rows or from the
+game's compacted body alike."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from pokeview.store import body as bodies
+from pokeview.store import events as ev
+from pokeview.store.compaction import (
+    DECISION_FIELDS,
+    JSON_DECISION,
+    Compaction,
+    decision_row,
+    payload,
+)
+from pokeview.store.rows import DecisionRow, EventRow, dumps, now
+
+COMMIT_DELAY = 0.05
+
+
+class Journal(Compaction):
+    _commit_scheduled: asyncio.TimerHandle | None
+
+    # -- decisions ---------------------------------------------------------------------------
+
+    def add_decision(self, game_id: int, **fields: Any) -> int:
+        self._writable()
+        unknown = set(fields) - DECISION_FIELDS
+        if unknown:
+            raise TypeError(f"a decision has no column {sorted(unknown)}")
+        row = {"game_id": game_id, "created_at": now(), **fields}
+        for key in JSON_DECISION:
+            if key in row:
+                row[key] = dumps(row[key])
+        columns = ", ".join(row)  # names checked above
+        marks = ", ".join("?" for _ in row)
+        cur = self.conn.execute(
+            f"insert into decisions ({columns}) values ({marks})", tuple(row.values())
+        )
+        return int(cur.lastrowid or 0)
+
+    def update_decision(self, decision_id: int, **fields: Any) -> None:
+        self._writable()
+        unknown = set(fields) - DECISION_FIELDS
+        if unknown:
+            raise TypeError(f"a decision has no column {sorted(unknown)}")
+        for key in JSON_DECISION:
+            if key in fields:
+                fields[key] = dumps(fields[key])
+        sets = ", ".join(f"{k} = ?" for k in fields)
+        self.conn.execute(
+            f"update decisions set {sets} where id = ?", (*fields.values(), decision_id)
+        )
+
+    def decisions(self, game_id: int, side: str | None = None) -> list[DecisionRow]:
+        if self._is_compacted(game_id):
+            found = [
+                decision_row(dict(zip(bodies.DECISION_COLUMNS, d, strict=True)))
+                for d in self._body(game_id).decisions
+            ]
+            found = [d for d in found if side is None or d.side == side]
+            return sorted(found, key=lambda d: (d.side, d.idx))
+        sql = "select * from decisions where game_id = ?"
+        params: list[Any] = [game_id]
+        if side:
+            sql += " and side = ?"
+            params.append(side)
+        rows = self.conn.execute(sql + " order by side, idx", params).fetchall()
+        return [decision_row(dict(r)) for r in rows]
+
+    def decisions_after(self, game_id: int, after: int = 0) -> list[DecisionRow]:
+        """Decisions recorded since decision row `after` (for following a live game)."""
+        if self._is_compacted(game_id):
+            return sorted((d for d in self.decisions(game_id) if d.id > after), key=lambda d: d.id)
+        rows = self.conn.execute(
+            "select * from decisions where game_id = ? and id > ? order by id", (game_id, after)
+        ).fetchall()
+        return [decision_row(dict(r)) for r in rows]
+
+    # -- events ------------------------------------------------------------------------------
+
+    def append_events(
+        self, game_id: int, items: list[tuple[str | None, ev.EventKind, Any]], at: float
+    ) -> None:
+        """Append typed events (side, kind, payload) to a running game."""
+        self._writable()
+        self.conn.executemany(
+            "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)",
+            [
+                (game_id, side, str(kind), ev.encode(data).decode(), at)
+                for side, kind, data in items
+            ],
+        )
+
+    def events(
+        self,
+        game_id: int,
+        after: int = 0,
+        *,
+        kinds: Sequence[ev.EventKind] | None = None,
+        side: str | None = None,
+    ) -> list[EventRow]:
+        """A game's events after event `after`, typed, from its rows or its compacted body."""
+        wanted = tuple(str(k) for k in kinds) if kinds else None
+        return [
+            EventRow(event_id, game_id, event_side, kind, payload(game_id, kind, data), at)
+            for event_id, event_side, kind, data, at in self._raw_events(
+                game_id, after, wanted, side
+            )
+            if (wanted is None or kind in wanted) and (side is None or event_side == side)
+        ]
+
+    def _raw_events(
+        self,
+        game_id: int,
+        after: int,
+        kinds: tuple[str, ...] | None = None,
+        side: str | None = None,
+    ) -> Iterator[tuple[Any, ...]]:
+        """(id, side, kind, data as stored, at); filtered in SQL where the game is rows (the
+        caller filters a body's events, which are in memory anyway)."""
+        if self._is_compacted(game_id):
+            return (e for e in self._body(game_id).events if e[0] > after)
+        sql = "select id, side, kind, data, at from events where game_id = ? and id > ?"
+        params: list[Any] = [game_id, after]
+        if kinds:
+            sql += f" and kind in ({','.join('?' * len(kinds))})"
+            params += kinds
+        if side:
+            sql += " and side = ?"
+            params.append(side)
+        return iter(tuple(r) for r in self.conn.execute(sql + " order by id", params))
+
+    def commit(self) -> None:
+        self._commit_scheduled = None
+        if not self.read_only:
+            self.conn.commit()
+
+    def commit_soon(self, delay: float = COMMIT_DELAY) -> None:
+        """Commit within `delay` seconds, coalescing the many small writes of running games.
+
+        Outside an event loop it commits at once. Live readers see a write at most `delay` late.
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            self.commit()
+            return
+        if self._commit_scheduled is None:
+            self._commit_scheduled = loop.call_later(delay, self.commit)

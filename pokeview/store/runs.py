@@ -1,0 +1,175 @@
+"""The Store's runs: claimed by one runner at a time, and what spectators read of them."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pokeview.errors import PokeviewError
+from pokeview.store.compaction import Compaction
+from pokeview.store.rows import RunRow, dumps, now
+
+
+class RunQueries(Compaction):
+    # -- runs --------------------------------------------------------------------------------
+
+    def run(self, name_or_id: str | int) -> RunRow:
+        row = self.conn.execute(
+            "select * from runs where name = ? or (cast(id as text) = ?)",
+            (str(name_or_id), str(name_or_id)),
+        ).fetchone()
+        if row is None:
+            raise PokeviewError(f"no run '{name_or_id}' in {self.path} (see `pokeview runs`)")
+        return RunRow.from_row(row)
+
+    def find_run(self, name: str) -> RunRow | None:
+        row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
+        return RunRow.from_row(row) if row else None
+
+    def create_run(self, name: str, config: dict[str, Any], config_hash: str, planned: int) -> int:
+        self._writable()
+        with self.conn:
+            cur = self.conn.execute(
+                "insert into runs (name, config, config_hash, planned, state, created_at, "
+                "updated_at) values (?, ?, ?, ?, 'new', ?, ?)",
+                (name, dumps(config), config_hash, planned, now(), now()),
+            )
+        return int(cur.lastrowid or 0)
+
+    def claim_run(
+        self,
+        name: str,
+        config: dict[str, Any],
+        config_hash: str,
+        planned: int,
+        alive: Callable[[int | None], bool],
+    ) -> RunRow:
+        """Find or create the run and take it for this process, in one write transaction.
+
+        Two runners started at once cannot both take it: the second waits for the first's
+        transaction, then sees its pid. A claim held by a process that is gone is taken over.
+        Raises PokeviewError when another live process holds it or the config changed.
+        """
+        self._writable()
+        self.conn.commit()  # what this process wrote before goes first
+        with self.conn:
+            self.conn.execute("BEGIN IMMEDIATE")
+            row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
+            if row is None:
+                self.conn.execute(
+                    "insert into runs (name, config, config_hash, planned, state, created_at, "
+                    "updated_at, pid) values (?, ?, ?, ?, 'running', ?, ?, ?)",
+                    (name, dumps(config), config_hash, planned, now(), now(), os.getpid()),
+                )
+            else:
+                run = RunRow.from_row(row)
+                if run.config_hash != config_hash:
+                    raise PokeviewError(
+                        f"run '{name}' was started with a different config; give the changed "
+                        "config a new 'name' (a run's games must all follow one config)"
+                    )
+                if run.state == "running" and run.pid != os.getpid() and alive(run.pid):
+                    raise PokeviewError(f"run '{name}' is being played by process {run.pid}")
+                self.conn.execute(
+                    "update runs set state = 'running', pid = ?, updated_at = ? where id = ?",
+                    (os.getpid(), now(), run.id),
+                )
+            row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
+        return RunRow.from_row(row)
+
+    def update_run(self, run_id: int, **fields: Any) -> None:
+        self._writable()
+        allowed = {"header", "state", "pid", "planned"}
+        if set(fields) - allowed:
+            raise TypeError(f"a run has no updatable column {sorted(set(fields) - allowed)}")
+        if "header" in fields:
+            fields["header"] = dumps(fields["header"])
+        fields["updated_at"] = now()
+        sets = ", ".join(f"{k} = ?" for k in fields)  # names checked above
+        with self.conn:
+            self.conn.execute(f"update runs set {sets} where id = ?", (*fields.values(), run_id))
+
+    def runs(self) -> list[tuple[RunRow, dict[str, int]]]:
+        rows = self.conn.execute("select * from runs order by id desc").fetchall()
+        counts: dict[int, dict[str, int]] = {}
+        for run_id, status, n in self.conn.execute(
+            "select run_id, status, count(*) from games where run_id is not null "
+            "group by run_id, status"
+        ):
+            counts.setdefault(run_id, {})[status] = n
+        return [(RunRow.from_row(r), counts.get(r["id"], {})) for r in rows]
+
+    def run_name(self, run_id: int | None) -> str | None:
+        if run_id is None:
+            return None
+        row = self.conn.execute("select name from runs where id = ?", (run_id,)).fetchone()
+        return row[0] if row else None
+
+    def run_games(self, run_id: int) -> list[tuple[int, int, int, str, str, str]]:
+        """(id, pair, seat, p1, p2, status) of every game the run has recorded."""
+        return [
+            tuple(r)
+            for r in self.conn.execute(
+                "select id, pair, seat, p1, p2, status from games where run_id = ? order by id",
+                (run_id,),
+            )
+        ]
+
+    def running_games(self, run_ids: Sequence[int]) -> list[sqlite3.Row]:
+        """(id, p1, p2, run_id) of the games of these runs still being played."""
+        marks = ",".join("?" * len(run_ids)) or "null"
+        return self.conn.execute(
+            f"select id, p1, p2, run_id from games where status = 'running' "
+            f"and run_id in ({marks}) order by id",
+            tuple(run_ids),
+        ).fetchall()
+
+    def ended_games(self, run_ids: Sequence[int], limit: int = 30) -> list[sqlite3.Row]:
+        """(id, p1, p2, winner, turns, status) of these runs' games no longer running."""
+        marks = ",".join("?" * len(run_ids)) or "null"
+        return self.conn.execute(
+            f"select id, p1, p2, winner, turns, status from games where status != 'running' "
+            f"and run_id in ({marks}) order by id desc limit ?",
+            (*run_ids, limit),
+        ).fetchall()
+
+    def ended_mark(self, run_ids: Sequence[int]) -> tuple[int, int]:
+        """(count, newest id) of these runs' ended games: changes whenever one ends."""
+        marks = ",".join("?" * len(run_ids)) or "null"
+        row = self.conn.execute(
+            f"select count(*), coalesce(max(id), 0) from games where status != 'running' "
+            f"and run_id in ({marks})",
+            tuple(run_ids),
+        ).fetchone()
+        return int(row[0]), int(row[1])
+
+    def results(self, run_ids: Sequence[int]) -> list[sqlite3.Row]:
+        """(p1, p2, winner) of these runs' finished games."""
+        marks = ",".join("?" * len(run_ids)) or "null"
+        return self.conn.execute(
+            f"select p1, p2, winner from games where status = 'finished' and run_id in ({marks})",
+            tuple(run_ids),
+        ).fetchall()
+
+    def rating_games(self, run_id: int | None = None) -> list[sqlite3.Row]:
+        """Finished games that count for ratings (harness errors and forks left out)."""
+        sql = (
+            "select id, run_id, pair, seat, p1, p2, winner from games "
+            "where status = 'finished' and coalesce(exclude_from_ratings, 0) = 0"
+        )
+        params: tuple[Any, ...] = ()
+        if run_id is not None:
+            sql += " and run_id = ?"
+            params = (run_id,)
+        # A canonical order (not by id, which follows finishing order): the same games always
+        # give the same bootstrap draws, however often the runner was interrupted.
+        order = " order by coalesce(run_id, 0), coalesce(pair, id), seat, p1, p2, id"
+        return self.conn.execute(sql + order, params).fetchall()
+
+    def error_games(self, run_id: int | None = None) -> int:
+        sql = "select count(*) from games where status = 'error'"
+        if run_id is not None:
+            return int(self.conn.execute(sql + " and run_id = ?", (run_id,)).fetchone()[0])
+        return int(self.conn.execute(sql).fetchone()[0])
