@@ -276,3 +276,15 @@ async def test_own_side_words_follow_the_protocol(bridge, store):
                     fainted.add(line[len(own) :])
                 elif line.startswith(f"|switch|{side}a: "):
                     fainted.discard(line.split("|")[2].split(": ", 1)[1])
+
+
+async def test_bots_draw_from_their_own_generator_not_the_global_one(bridge, store):
+    import random
+
+    random.seed(1234)
+    expected = random.Random(1234).random()
+    first = await game(bridge, store, "random", "heuristic", text="own-rng", turn_limit=6)
+    assert random.random() == expected  # nothing moved the global generator
+    random.seed(999)  # and moving it changes nothing in the game
+    again = await game(bridge, store, "random", "heuristic", text="own-rng", turn_limit=6)
+    assert store.game(first.game_id).input_log == store.game(again.game_id).input_log

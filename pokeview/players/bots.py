@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
+import sys
+import threading
+from collections.abc import Iterator
 from functools import cache
+from types import ModuleType
 from typing import Any
 
 from poke_env import AccountConfiguration
@@ -19,6 +24,33 @@ BOTS: dict[str, type[PokeEnvPlayer]] = {
     "max-damage": MaxBasePowerPlayer,
     "heuristic": SimpleHeuristicsPlayer,
 }
+
+
+_RANDOM_LOCK = threading.Lock()  # server games run players on poke-env's own thread
+
+
+def _random_users(cls: type[PokeEnvPlayer]) -> list[ModuleType]:
+    """The modules whose `random` an engine's choices draw from: poke-env's and its own."""
+    names = {"poke_env.player.player", "poke_env.player.baselines"}
+    names.update(c.__module__ for c in cls.__mro__)
+    modules = [sys.modules.get(n) for n in names]
+    return [m for m in modules if m is not None and getattr(m, "random", None) is random]
+
+
+@contextlib.contextmanager
+def own_random(seed: int, modules: list[ModuleType]) -> Iterator[random.Random]:
+    """For one synchronous call, the engines' `random` is a generator of this decision's own:
+    the global one is neither read nor moved, whatever else runs (another game, another thread).
+    It draws exactly what `random.seed(seed)` then the module functions would."""
+    rng = random.Random(seed)
+    with _RANDOM_LOCK:
+        for module in modules:
+            module.random = rng  # type: ignore[attr-defined]
+        try:
+            yield rng
+        finally:
+            for module in modules:
+                module.random = random  # type: ignore[attr-defined]
 
 
 @cache
@@ -76,6 +108,7 @@ class BotPlayer:
     def __init__(self, name: str, engine: type[PokeEnvPlayer] | None = None) -> None:
         self.name = name
         self._engine = _engine(engine or BOTS[name])
+        self._modules = _random_users(type(self._engine))
 
     def describe(self) -> dict[str, Any]:
         engine = type(self._engine)
@@ -83,13 +116,13 @@ class BotPlayer:
         return {"kind": "bot", "bot": self.name, "engine": f"{label} {engine.__name__}"}
 
     async def decide(self, ctx: DecisionContext) -> Decision:
-        # poke-env's bots draw from the global `random`; seeding it right before the (synchronous)
-        # call makes every choice a function of the game seed, side and decision index.
-        random.seed(ctx.seed)
-        if ctx.request.get("teamPreview"):
-            order: Any = self._engine.teampreview(ctx.view)
-        else:
-            order = self._engine.choose_move(ctx.view)
+        # Every choice is a function of the game seed, side and decision index.
+        view = ctx.view  # parsed before the draw, outside the lock
+        with own_random(ctx.seed, self._modules):
+            if ctx.request.get("teamPreview"):
+                order: Any = self._engine.teampreview(view)
+            else:
+                order = self._engine.choose_move(view)
         index = order_to_action(order, ctx.actions)
         refused = {a.choice for a in ctx.refused}
         if index is None or ctx.actions[index].choice in refused:
