@@ -528,6 +528,71 @@ class Store:
         if self._commit_scheduled is None:
             self._commit_scheduled = loop.call_later(delay, self.commit)
 
+    # -- added on branch ladder ------------------------------------------------------------
+
+    def run_results(self, run_id: int) -> list[sqlite3.Row]:
+        """Every game a run recorded, light: id, pair, seat, p1, p2, status, winner, turns,
+        whether it is left out of the ratings, and its error."""
+        return self.conn.execute(
+            "select id, pair, seat, p1, p2, status, winner, turns, "
+            "coalesce(exclude_from_ratings, 0) as excluded, error "
+            "from games where run_id = ? order by id",
+            (run_id,),
+        ).fetchall()
+
+    def void_game(self, game_id: int, why: str) -> None:
+        """A finished game that does not count (RotomArena's void match): kept, left out."""
+        with self.conn:
+            self.conn.execute(
+                "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
+            )
+
+    def player_kinds(self) -> dict[str, str]:
+        return {name: kind for name, kind in self.conn.execute("select name, kind from players")}
+
+    def decision_facts(self, game_ids: list[int]) -> list[sqlite3.Row]:
+        """Per decision of these games, the few facts a report needs (no prompts or reasoning):
+        player, its settings' kind and name, how it was made, the label of the action taken,
+        usage, cost, answers given, and answers that named an action not on the list."""
+        if not game_ids:
+            return []
+        self.conn.execute("create temp table if not exists report_games (id integer primary key)")
+        with self.conn:
+            self.conn.execute("delete from report_games")
+            self.conn.executemany(
+                "insert or ignore into report_games values (?)", [(g,) for g in game_ids]
+            )
+        rows = self.conn.execute(
+            """
+            select d.game_id, d.side, d.turn, d.how,
+                   case d.side when 'p1' then g.p1 else g.p2 end as player,
+                   json_extract(case d.side when 'p1' then g.p1_config else g.p2_config end,
+                                '$.kind') as kind,
+                   json_extract(case d.side when 'p1' then g.p1_config else g.p2_config end,
+                                '$.player') as spec_name,
+                   json_extract(d.actions, '$[' || d.action || ']') as label,
+                   json_extract(d.detail, '$.usage') as usage,
+                   json_extract(d.detail, '$.cost') as cost,
+                   json_extract(d.detail, '$.model') is not null as model,
+                   (select count(*) from json_each(d.detail, '$.attempts') a
+                     where json_extract(a.value, '$.status') = 'ok') as answers,
+                   (select count(*) from json_each(d.detail, '$.attempts') a
+                     where json_extract(a.value, '$.problem') is not null
+                       and json_extract(a.value, '$.action_text') is not null) as unknown_actions,
+                   (select json_extract(a.value, '$.action_text')
+                      from json_each(d.detail, '$.attempts') a
+                     where json_extract(a.value, '$.problem') is not null
+                       and json_extract(a.value, '$.action_text') is not null
+                     limit 1) as unknown_example
+            from decisions d join games g on g.id = d.game_id
+            join report_games r on r.id = d.game_id
+            order by d.game_id, d.side, d.idx
+            """
+        ).fetchall()
+        with self.conn:
+            self.conn.execute("delete from report_games")
+        return rows
+
 
 def open_store(path: str | Path | None = None) -> Store:
     return Store(Path(path) if path else paths.database_path())
