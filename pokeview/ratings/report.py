@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import math
+import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -136,7 +137,7 @@ def ratings_figure(report: Report) -> str:
     )
     if hi <= lo:
         hi = lo + 100
-    left, width, row = 260, 480, 26
+    left, width, row = 300, 440, 26
     height = 40 + row * len(players)
 
     def x(v: float) -> float:
@@ -318,6 +319,10 @@ def _pct(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
+def _games_were(n: int) -> str:
+    return "1 game was" if n == 1 else f"{n} games were"
+
+
 def _tokens(value: float | None) -> str:
     return "–" if value is None else f"{value:,.0f}"
 
@@ -344,8 +349,7 @@ def findings_list(f: Findings) -> list[str]:
     spenders = [m for m in f.models if m.output_tokens_per_decision]
     if spenders:
         most = max(spenders, key=lambda m: m.output_tokens_per_decision or 0)
-        values = sorted(m.output_tokens_per_decision or 0 for m in spenders)
-        median = values[len(values) // 2]
+        median = statistics.median(m.output_tokens_per_decision or 0 for m in spenders)
         ratio = f", or {most.output_tokens_per_decision / median:.1f}× the median" if median else ""
         out.append(
             f"{esc(most.name)} spends the most output tokens per decision: "
@@ -353,8 +357,8 @@ def findings_list(f: Findings) -> list[str]:
         )
     if f.zero_token_wins:
         out.append(
-            f'<span class="flag">{len(f.zero_token_wins)} games were won by a model side that '
-            "produced no tokens</span>: review them before trusting the ratings."
+            f'<span class="flag">{_games_were(len(f.zero_token_wins))} won by a model side '
+            "that produced no tokens</span>: review them before trusting the ratings."
         )
     favourites = Counter(m.most_common(1)[0][0] for m in (x.moves for x in f.facts.values()) if m)
     if favourites:
