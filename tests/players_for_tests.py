@@ -53,3 +53,13 @@ class HalfMaxDamage(MaxBasePowerPlayer):
         if random.random() < 0.5:
             return super().choose_move(battle)
         return self.choose_random_move(battle)
+
+
+class AlwaysSwitches(MaxBasePowerPlayer):
+    """A player set up wrong: it switches whenever it can and attacks only when it must. It
+    cannot beat random, so a ladder's screening stops it."""
+
+    def choose_move(self, battle: Any) -> Any:
+        if battle.available_switches:
+            return self.create_order(battle.available_switches[0])
+        return self.choose_random_move(battle)

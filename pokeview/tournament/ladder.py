@@ -482,8 +482,8 @@ class Spend:
     unknown: int = 0  # model games whose cost is not known
 
     def text(self) -> str:
-        extra = f" + {self.unknown} games of unknown cost" if self.unknown else ""
-        return f"{self.games} games, ${self.usd:.4f}{extra}"
+        extra = f" + {self.unknown} of unknown cost" if self.unknown else ""
+        return f"{self.games} game{'' if self.games == 1 else 's'}, ${self.usd:.4f}{extra}"
 
 
 class Costs:
@@ -520,11 +520,15 @@ class Costs:
         known = [c for c in self.per_game.get(player, []) if c is not None]
         return sum(known) / len(known) if known else None
 
-    def spend(self, game_ids: list[int]) -> Spend:
+    def spend(self, rows: list[Any]) -> Spend:
+        """Games that ended (an interrupted game is played again: it counts once, when it ends)
+        and dollars of every game that was played, interrupted ones included."""
         s = Spend()
-        for gid in game_ids:
-            s.games += 1
-            value = self.by_game.get(gid)
+        for row in rows:
+            if row["status"] == "running":
+                continue
+            s.games += row["status"] != "interrupted"
+            value = self.by_game.get(row["id"])
             if value is None:
                 s.unknown += 1
             else:
@@ -617,6 +621,8 @@ def preview(
         f"budget: {limits}"
         + (f" (continued; spent so far {spent.text()})" if budget.resumed else "")
     )
+    for why in screening(ladder, record).values():
+        lines.append(f"stopped earlier: {why}")
     pending = pending_games(ladder, record)
     if pending:
         lines.append(f"first, {len(pending)} games of sets already chosen:")
@@ -637,7 +643,9 @@ def preview(
         steps = [s for s in steps if s[1] > 0]
         if not steps:
             continue
-        closest = player not in ladder.anchors and not any(
+        earlier = ladder.members[: ladder.members.index(player)]
+        met = {o for o in earlier if matchup(player, o) in assigned} | {o for o, _, _ in steps}
+        closest = any(o not in met and o not in stopped for o in earlier) and not any(
             s.why == "placement: closest-rated" and s.a == player for s in ladder.sets
         )
         lines.append(f"placement of {player}:")
@@ -758,12 +766,9 @@ async def play_ladder(
             store.mark_interrupted(row["id"])  # played again from its seed, under a new id
 
     def budget_spend() -> Spend:
-        rows = [
-            r
-            for r in store.run_results(ladder.run_id)
-            if r["id"] > budget.after_game and r["status"] != "running"
-        ]
-        return costs.spend([r["id"] for r in rows])
+        return costs.spend(
+            [r for r in store.run_results(ladder.run_id) if r["id"] > budget.after_game]
+        )
 
     for line in preview(ladder, record, costs, budget, budget_spend()):
         say(line)
@@ -780,7 +785,8 @@ async def play_ladder(
         ladder.run_id, state="running", pid=os.getpid(), header=_header(ladder, bridge, described)
     )
     outcome = Outcome()
-    said_stopped: set[str] = set()
+    stopped_before = screening(ladder, record)
+    said_stopped: set[str] = set(stopped_before)
     semaphore = asyncio.Semaphore(concurrency)
     fmt, seed_text = ladder.config["format"], ladder.config["seed"]
 
@@ -831,7 +837,9 @@ async def play_ladder(
                     if player not in said_stopped:
                         said_stopped.add(player)
                         say(strip_control(why))
-                outcome.stopped = choice.stopped
+                outcome.stopped = {
+                    p: why for p, why in choice.stopped.items() if p not in stopped_before
+                }
                 chosen = []
                 extra = 0
                 for s in choice.sets:
@@ -887,7 +895,7 @@ def status_lines(store: Store, ladder: Ladder, players_file: str | None = None) 
             where = "being placed" if placing else "placed"
         price = costs.estimate(player)
         lines.append(f"  {player}: {where}; cost per game {_money(price)}")
-    spent = costs.spend([r["id"] for r in rows if r["status"] != "running"])
+    spent = costs.spend(rows)
     lines.append(f"spent in all: {spent.text()} (costed at today's prices where not recorded)")
     pending = pending_games(ladder, record)
     if pending:
