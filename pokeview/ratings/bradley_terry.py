@@ -141,3 +141,26 @@ def fit_anchored(
             if np.abs(step).max() < 1e-9:
                 break
     return r if scores.ndim == 3 else r[0]
+
+
+def anchored_covariance(
+    scores: np.ndarray, ratings: np.ndarray, anchors: dict[int, float], prior_sd: float = PRIOR_SD
+) -> np.ndarray:
+    """The ratings' covariance (Elo points squared) by the normal approximation at the fit of
+    `fit_anchored`: the inverse of the penalised log-likelihood's curvature; anchors have none.
+
+    Unlike a bootstrap by mirror pair, it stays wide while a matchup has had few games: one
+    pair won twice says little, though every resample of it says the same.
+    """
+    k = len(ratings)
+    free = np.array([x for x in range(k) if x not in anchors], dtype=int)
+    cov = np.zeros((k, k))
+    if not len(free):
+        return cov
+    games = scores + scores.T
+    diff = (ratings[:, None] - ratings[None, :]) / SCALE
+    p = 1 / (1 + np.exp(-diff))
+    w = games * p * (1 - p) / SCALE**2
+    information = np.diag(w.sum(axis=1)) - w + np.eye(k) / prior_sd**2
+    cov[np.ix_(free, free)] = np.linalg.inv(information[np.ix_(free, free)])
+    return cov

@@ -35,7 +35,7 @@ import orjson
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.errors import PokeviewError
-from pokeview.ratings.bradley_terry import bootstrap, fit_anchored, score_matrix
+from pokeview.ratings.bradley_terry import anchored_covariance, fit_anchored, score_matrix
 from pokeview.ratings.costs import current_prices, side_costs
 from pokeview.store.store import Store, dumps
 from pokeview.text import strip_control
@@ -43,7 +43,7 @@ from pokeview.text import strip_control
 CONTROL = "random"  # the screening opponent: a model that cannot beat it is set up wrong
 TRIES = 2  # a void or errored game is played again once, then left out
 VOID_AUTOPILOT = 0.5  # RotomArena: void if a side was on autopilot for more than half its turns
-BOOTSTRAP = 200
+Z95 = 1.959963984540054
 
 
 @dataclass(frozen=True)
@@ -276,19 +276,25 @@ def pending_games(ladder: Ladder, record: Record) -> list[tuple[int, int, str, s
 class Fitted:
     names: list[str]
     ratings: np.ndarray
-    boot: np.ndarray
+    cov: np.ndarray
 
     def rating(self, name: str) -> float:
         return float(self.ratings[self.names.index(name)])
 
     def difference_interval(self, a: str, b: str) -> tuple[float, float]:
-        d = self.boot[:, self.names.index(a)] - self.boot[:, self.names.index(b)]
-        low, high = np.percentile(d, [2.5, 97.5])
-        return float(low), float(high)
+        """The 95% interval of rating(a) - rating(b), by the normal approximation."""
+        x, y = self.names.index(a), self.names.index(b)
+        d = self.ratings[x] - self.ratings[y]
+        sd = math.sqrt(max(0.0, self.cov[x, x] + self.cov[y, y] - 2 * self.cov[x, y]))
+        return float(d - Z95 * sd), float(d + Z95 * sd)
 
 
 def fit_ladder(ladder: Ladder, record: Record) -> Fitted:
-    """Ratings and bootstrap samples (by mirror pair) of every member, anchors fixed."""
+    """Ratings of every member, anchors fixed, and their covariance.
+
+    The schedule reads intervals from the normal approximation (see `anchored_covariance`), not
+    from the bootstrap the reports show: resampling mirror pairs gives a matchup played once no
+    spread at all, which would call two players separated after a single pair."""
     names = ladder.members
     index = {n: x for x, n in enumerate(names)}
     rows = [r for r in record.rated if r["p1"] in index and r["p2"] in index]
@@ -297,16 +303,10 @@ def fit_ladder(ladder: Ladder, record: Record) -> Fitted:
     score = np.array(
         [1.0 if r["winner"] == "p1" else 0.0 if r["winner"] == "p2" else 0.5 for r in rows]
     )
-    units: dict[tuple[Any, ...], int] = {}
-    unit = np.array(
-        [units.setdefault((r["pair"], *matchup(r["p1"], r["p2"])), len(units)) for r in rows],
-        dtype=int,
-    )
     fixed = {index[n]: v for n, v in ladder.anchors.items() if n in index}
-    k = len(names)
-    ratings = fit_anchored(score_matrix(k, i, j, score), fixed)
-    boot = bootstrap(k, i, j, score, unit, samples=BOOTSTRAP, seed=len(rows), anchors=fixed)
-    return Fitted(names, ratings, boot)
+    scores = score_matrix(len(names), i, j, score)
+    ratings = fit_anchored(scores, fixed)
+    return Fitted(names, ratings, anchored_covariance(scores, ratings, fixed))
 
 
 # -- the schedule ------------------------------------------------------------------------------

@@ -1,0 +1,211 @@
+"""The ladder: placement, the most informative sets, budgets, restarts, and bad input."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from pokeview.ratings.bradley_terry import fit, fit_anchored
+from pokeview.ratings.summary import build_report
+from pokeview.tournament import ladder
+from pokeview.tournament.config import parse_run_config
+from pokeview.tournament.runner import run_tournament
+from tests.test_cli import one_clear_line, pokeview
+
+MIDDLE = "tests.players_for_tests:HalfMaxDamage"  # between random and max-damage
+WRONG = "tests.players_for_tests:AlwaysSwitches"  # cannot beat random
+BOTS = ["random", "max-damage", "heuristic", MIDDLE]
+
+
+def games(db: Path) -> int:
+    with sqlite3.connect(db) as conn:
+        return conn.execute("select count(*) from games").fetchone()[0]
+
+
+def test_anchored_fit_holds_its_anchors_and_agrees_with_one_anchor_shifted():
+    m = np.array([[0, 8, 9], [2, 0, 6], [1, 4, 0.0]])
+    two = fit_anchored(m, {1: 1000.0, 0: 1200.0})
+    assert two[0] == 1200 and two[1] == 1000 and two[2] < 1000
+    one = fit_anchored(m, {1: 1000.0})
+    shifted = fit(m) - fit(m)[1] + 1000
+    assert one[1] == 1000 and np.allclose(one, shifted, atol=5)  # only the prior's centre differs
+
+
+def test_bad_input_is_one_line_and_plays_nothing(tmp_path):
+    db = tmp_path / "x.db"
+    ok = pokeview("ladder", "create", "lad", "--db", str(db))
+    assert ok.returncode == 0, ok.stderr
+    players = tmp_path / "players.toml"
+    players.write_text('[players.cheap]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n')
+    cases = [
+        (["ladder", "create", "b", "--anchor", "max-damage"], "PLAYER=RATING"),
+        (["ladder", "create", "b", "--anchor", "=1000"], "PLAYER=RATING"),
+        (["ladder", "create", "b", "--anchor", "max-damage=high"], "not a rating"),
+        (["ladder", "create", "b", "--anchor", "nobody=1000"], "unknown player kind 'nobody'"),
+        (["ladder", "create", "b", "--sparring", "heuristic"], "sparring partner 'heuristic'"),
+        (["ladder", "create", "lad"], "already a run or ladder named 'lad'"),
+        (["ladder", "create", "b", "--set-pairs", "0"], "--set-pairs must be a whole number"),
+        (["ladder", "play", "lad"], "give a budget"),
+        (["ladder", "play", "lad", "--budget-games", "0"], "--budget-games must be"),
+        (["ladder", "play", "lad", "--budget-games", "2.5"], "--budget-games must be"),
+        (["ladder", "play", "lad", "--budget-games", "many"], "--budget-games must be"),
+        (["ladder", "play", "lad", "--budget-usd", "-1"], "--budget-usd must be"),
+        (["ladder", "play", "lad", "--budget-usd", "nan"], "--budget-usd must be"),
+        (["ladder", "play", "nope", "--budget-games", "4"], "no run 'nope'"),
+        (["ladder", "add", "lad", "random"], "'random' is in ladder 'lad' already"),
+        (["ladder", "add", "lad", "nobody"], "unknown player kind"),
+    ]
+    for args, said in cases:
+        line = one_clear_line(pokeview(*args, "--db", str(db)))
+        assert said in line, (args, line)
+    assert (
+        pokeview(
+            "ladder", "add", "lad", "llm:cheap", "--players", str(players), "--db", str(db)
+        ).returncode
+        == 0
+    )
+    line = one_clear_line(
+        pokeview(
+            "ladder", "play", "lad", "--budget-usd", "1", "--players", str(players), "--db", str(db)
+        )
+    )
+    assert "llm:cheap has no price" in line and "--budget-games" in line
+    config = tmp_path / "run.toml"
+    config.write_text('name = "plain"\nseed = "s"\npairs = 1\nplayers = ["random", "heuristic"]\n')
+    assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    line = one_clear_line(
+        pokeview("ladder", "play", "plain", "--budget-games", "4", "--db", str(db))
+    )
+    assert "'plain' is a run, not a ladder" in line
+    assert games(db) == 2  # the plain run's two games; the ladder played nothing
+
+
+async def test_the_ladder_orders_bots_as_a_round_robin_does_with_half_the_games(store, bridge):
+    """Small: a round robin of 4 mirror pairs per matchup (48 games) against a ladder on the same
+    seed text with a budget of 24 games. (benchmarks/ladder.py runs the full-size check.)"""
+    seed = "ladder-bench-0"
+    config = parse_run_config(
+        {"name": "rr", "seed": seed, "pairs": 4, "players": BOTS, "turn_limit": 100},
+        Path("rr.toml"),
+    )
+    await run_tournament(config, store=store, bridge=bridge)
+    rr = build_report(store, "rr")
+    ladder.create_ladder(store, "lad", anchors=["max-damage=1000"], seed=seed, turn_limit=100)
+    for player in ("heuristic", MIDDLE):
+        ladder.add_player(store, "lad", player)
+    said: list[str] = []
+    outcome = await ladder.play_ladder(
+        store, bridge, "lad", budget_games=rr.games // 2, say=said.append
+    )
+    lad = build_report(store, "lad")
+    assert lad.games <= rr.games // 2 and outcome.played <= rr.games // 2
+    assert [p.name for p in lad.players] == [p.name for p in rr.players]
+    assert [p.name for p in rr.players] == ["heuristic", "max-damage", MIDDLE, "random"]
+    intervals = {p.name: (p.low, p.high) for p in lad.players}
+    for p in rr.players:
+        low, high = intervals[p.name]
+        assert low - 0.5 <= p.rating <= high + 0.5, (p.name, p.rating, low, high)
+    # What it said before playing, and the spend as it went.
+    assert said[0].startswith("ladder lad: 4 players") and "budget: 24 games" in said[1]
+    assert any("screening against random" in line for line in said)
+    assert any(line.startswith("game ") and "spent 1 game," in line for line in said)
+    assert any("most informative" in line for line in said)
+    # Placement as RotomArena does it: screening, the anchor, then the closest-rated player.
+    sets = ladder.load_ladder(store, "lad").sets
+    heuristic = [s.why for s in sets if s.a == "heuristic"]
+    assert heuristic[:2] == ["screening against random", "placement: anchor"]
+    # Its games are the round robin's games: same seed text, same pair numbers, same players.
+    rr_logs = {
+        (g.pair, g.p1, g.p2): g.spectator_log
+        for g in store.games(run_id=store.run("rr").id, limit=999)
+    }
+    for g in store.games(run_id=store.run("lad").id, limit=999):
+        assert rr_logs[(g.pair, g.p1, g.p2)] == g.spectator_log
+
+
+async def test_a_player_that_cannot_beat_random_stops_after_screening(store, bridge):
+    ladder.create_ladder(store, "scr", anchors=["max-damage=1000"], turn_limit=100)
+    ladder.add_player(store, "scr", WRONG)
+    said: list[str] = []
+    outcome = await ladder.play_ladder(store, bridge, "scr", budget_games=20, say=said.append)
+    assert (
+        WRONG in outcome.stopped
+        and "won none of its 2 games against random" in outcome.stopped[WRONG]
+    )
+    assert sum(WRONG in line and "won none" in line for line in said) == 1
+    played = [g for g in store.games(run_id=store.run("scr").id, limit=99) if WRONG in (g.p1, g.p2)]
+    assert len(played) == 2 and all(g.winner_name == "random" for g in played)  # then no more
+    lines = ladder.status_lines(store, ladder.load_ladder(store, "scr"))
+    assert any(line.startswith(f"  {WRONG}: stopped") for line in lines)
+
+
+def _sets_and_games(db: Path) -> tuple[list, dict]:
+    with sqlite3.connect(db) as conn:
+        config = conn.execute("select config from runs where name = 'kill'").fetchone()[0]
+        rows = conn.execute(
+            "select pair, seat, p1, p2, spectator_log from games where status = 'finished'"
+        ).fetchall()
+    import json
+
+    keys = [(pair, seat, p1, p2) for pair, seat, p1, p2, _ in rows]
+    assert len(keys) == len(set(keys)), "a game was played twice"
+    return json.loads(config)["sets"], {
+        (pair, seat, p1, p2): log for pair, seat, p1, p2, log in rows
+    }
+
+
+def _finished(db: Path) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("select count(*) from games where status = 'finished'").fetchone()[
+                0
+            ]
+    except sqlite3.Error:
+        return 0
+
+
+def test_killed_and_restarted_it_chooses_the_same_sets_and_plays_nothing_twice(tmp_path):
+    whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
+    for db in (whole, killed):
+        assert (
+            pokeview("ladder", "create", "kill", "--turn-limit", "60", "--db", str(db)).returncode
+            == 0
+        )
+        assert pokeview("ladder", "add", "kill", "heuristic", "--db", str(db)).returncode == 0
+    play = ("ladder", "play", "kill", "--budget-games", "14", "--concurrency", "2")
+    done = pokeview(*play, "--db", str(whole))
+    assert done.returncode == 0, done.stderr
+    for at in (3, 8):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pokeview", *play, "--db", str(killed)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=os.environ.copy(),
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + 120
+        while _finished(killed) < at and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+    again = pokeview(*play, "--db", str(killed))
+    assert again.returncode == 0, again.stderr
+    assert "continued" in again.stdout  # the same budget, counted from where it started
+    assert _sets_and_games(whole) == _sets_and_games(killed)
+    assert len(_sets_and_games(killed)[1]) == 14
+    shown = pokeview("ladder", "show", "kill", "--db", str(killed))
+    assert (
+        shown.returncode == 0
+        and "ladder kill" in shown.stdout
+        and "heuristic: placed" in shown.stdout
+    )
+    ratings = pokeview("ratings", "kill", "--db", str(killed))
+    assert "fixed: max-damage at 1000" in ratings.stdout
