@@ -208,5 +208,42 @@ def test_killed_and_restarted_it_chooses_the_same_sets_and_plays_nothing_twice(t
         and "ladder kill" in shown.stdout
         and "heuristic: placed" in shown.stdout
     )
+    page = tmp_path / "kill.html"
+    made = pokeview("report", "kill", "-o", str(page), "--db", str(killed))
+    assert made.returncode == 0 and 'id="fig-ratings"' in page.read_text()
     ratings = pokeview("ratings", "kill", "--db", str(killed))
     assert "fixed: max-damage at 1000" in ratings.stdout
+
+
+async def test_games_on_autopilot_are_void_played_again_once_then_the_player_stops(
+    store, bridge, loopback, tmp_path
+):
+    """A model whose provider drops every connection plays on autopilot: each game is void
+    (kept, left out of the ratings), played again once, and screening then stops it."""
+    from tests.conftest import write_players
+
+    players = write_players(
+        tmp_path / "players.toml",
+        loopback.base_url,
+        broken={
+            "model": "loopback-drop",
+            "max_retries": 0,
+            "timeouts": {"connect": 2, "first_token": 0.5, "total": 5},
+            "prices": {"input": 1.0, "output": 2.0},
+        },
+    )
+    ladder.create_ladder(store, "void", anchors=["max-damage=1000"], turn_limit=30)
+    ladder.add_player(store, "void", "llm:broken", str(players))
+    said: list[str] = []
+    outcome = await ladder.play_ladder(
+        store, bridge, "void", budget_games=12, players_file=str(players), say=said.append
+    )
+    assert "(2 of them void or failed" in outcome.stopped["llm:broken"]
+    rows = [
+        r for r in store.run_results(store.run("void").id) if "llm:broken" in (r["p1"], r["p2"])
+    ]
+    assert len(rows) == 4 and all(r["excluded"] and r["error"].startswith("void: ") for r in rows)
+    assert sorted((r["pair"], r["seat"]) for r in rows) == [(0, 0), (0, 0), (0, 1), (0, 1)]
+    assert any("is played again once" in line for line in said)
+    report = build_report(store, "void")
+    assert {p.name for p in report.players} == {"random", "max-damage"}  # void games left out

@@ -338,8 +338,18 @@ def screening(ladder: Ladder, record: Record) -> dict[str, str]:
         if len(pairs) < screen or not all(record.pair_done(k, player, CONTROL) for k in pairs):
             continue
         if record.wins(player, CONTROL, set(pairs)) == 0:
+            counted = sum(
+                1
+                for r in record.rated
+                if r["pair"] in pairs and {r["p1"], r["p2"]} == {player, CONTROL}
+            )
+            void = (
+                f" ({2 * screen - counted} of them void or failed: on autopilot or in errors)"
+                if counted < 2 * screen
+                else ""
+            )
             stopped[player] = (
-                f"{player} won none of its {2 * screen} games against random: something is "
+                f"{player} won none of its {2 * screen} games against random{void}: something is "
                 "wrong with its set-up (its answers, key or model); it plays no more games here"
             )
     return stopped
