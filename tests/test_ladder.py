@@ -38,10 +38,19 @@ def test_anchored_fit_holds_its_anchors_and_agrees_with_one_anchor_shifted():
     assert one[1] == 1000 and np.allclose(one, shifted, atol=5)  # only the prior's centre differs
 
 
-def test_bad_input_is_one_line_and_plays_nothing(tmp_path):
+def cli(capsys, monkeypatch, *args: str) -> tuple[int, list[str]]:
+    """`pokeview ARGS` in this process (the real parser and commands): status, stderr lines."""
+    from pokeview import cli as the_cli
+
+    monkeypatch.setattr(the_cli, "tune_gc", lambda: None)
+    capsys.readouterr()
+    status = the_cli.main(list(args))
+    return status, [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+
+
+def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
     db = tmp_path / "x.db"
-    ok = pokeview("ladder", "create", "lad", "--db", str(db))
-    assert ok.returncode == 0, ok.stderr
+    assert cli(capsys, monkeypatch, "ladder", "create", "lad", "--db", str(db))[0] == 0
     players = tmp_path / "players.toml"
     players.write_text('[players.cheap]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n')
     cases = [
@@ -49,6 +58,7 @@ def test_bad_input_is_one_line_and_plays_nothing(tmp_path):
         (["ladder", "create", "b", "--anchor", "=1000"], "PLAYER=RATING"),
         (["ladder", "create", "b", "--anchor", "max-damage=high"], "not a rating"),
         (["ladder", "create", "b", "--anchor", "nobody=1000"], "unknown player kind 'nobody'"),
+        (["ladder", "create", "b", "--anchor", "llm:nobody=1000"], "no model player 'nobody'"),
         (["ladder", "create", "b", "--sparring", "heuristic"], "sparring partner 'heuristic'"),
         (["ladder", "create", "lad"], "already a run or ladder named 'lad'"),
         (["ladder", "create", "b", "--set-pairs", "0"], "--set-pairs must be a whole number"),
@@ -58,33 +68,31 @@ def test_bad_input_is_one_line_and_plays_nothing(tmp_path):
         (["ladder", "play", "lad", "--budget-games", "many"], "--budget-games must be"),
         (["ladder", "play", "lad", "--budget-usd", "-1"], "--budget-usd must be"),
         (["ladder", "play", "lad", "--budget-usd", "nan"], "--budget-usd must be"),
+        (["ladder", "play", "lad", "--budget-games", "4", "--concurrency", "0"], "--concurrency"),
         (["ladder", "play", "nope", "--budget-games", "4"], "no run 'nope'"),
         (["ladder", "add", "lad", "random"], "'random' is in ladder 'lad' already"),
         (["ladder", "add", "lad", "nobody"], "unknown player kind"),
+        (["report", "nope", "-o", str(tmp_path / "r.html")], "no run 'nope'"),
     ]
     for args, said in cases:
-        line = one_clear_line(pokeview(*args, "--db", str(db)))
-        assert said in line, (args, line)
-    assert (
-        pokeview(
-            "ladder", "add", "lad", "llm:cheap", "--players", str(players), "--db", str(db)
-        ).returncode
-        == 0
-    )
-    line = one_clear_line(
-        pokeview(
-            "ladder", "play", "lad", "--budget-usd", "1", "--players", str(players), "--db", str(db)
-        )
-    )
-    assert "llm:cheap has no price" in line and "--budget-games" in line
+        status, lines = cli(capsys, monkeypatch, *args, "--db", str(db))
+        assert status == 2 and len(lines) == 1 and lines[0].startswith("pokeview: error: ")
+        assert said in lines[0], (args, lines)
+    add = ("ladder", "add", "lad", "llm:cheap", "--players", str(players), "--db", str(db))
+    assert cli(capsys, monkeypatch, *add)[0] == 0
+    play = ("ladder", "play", "lad", "--budget-usd", "1", "--players", str(players))
+    status, lines = cli(capsys, monkeypatch, *play, "--db", str(db))
+    assert status == 2 and "llm:cheap has no price" in lines[0] and "--budget-games" in lines[0]
     config = tmp_path / "run.toml"
     config.write_text('name = "plain"\nseed = "s"\npairs = 1\nplayers = ["random", "heuristic"]\n')
     assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    # And once through the real command line: one clear line, status 2.
     line = one_clear_line(
         pokeview("ladder", "play", "plain", "--budget-games", "4", "--db", str(db))
     )
     assert "'plain' is a run, not a ladder" in line
     assert games(db) == 2  # the plain run's two games; the ladder played nothing
+    assert not (tmp_path / "r.html").exists()
 
 
 async def test_the_ladder_orders_bots_as_a_round_robin_does_with_half_the_games(store, bridge):

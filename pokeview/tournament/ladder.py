@@ -113,9 +113,22 @@ def positive(value: Any, what: str, whole: bool = False) -> Any:
 
 
 def _player_name(spec: str, players_file: str | None) -> str:
+    """The name a player's games are recorded under; an unknown player is one clear line.
+    A model need only be in the players file: its key is needed when it plays."""
     from pokeview.players import make_player
+    from pokeview.players.llm.config import load_players, players_path
 
-    return make_player(spec, players_file).name  # an unknown player is one clear line
+    spec = spec.strip()
+    if spec.startswith("llm:") and spec != "llm:loopback":
+        models = load_players(players_file)
+        if spec.removeprefix("llm:") not in models:
+            listed = ", ".join(sorted(models)) or "none"
+            raise PokeviewError(
+                f"no model player '{spec.removeprefix('llm:')}' in {players_path(players_file)} "
+                f"(players there: {listed})"
+            )
+        return spec
+    return make_player(spec, players_file).name
 
 
 def create_ladder(
@@ -473,16 +486,35 @@ def choose(ladder: Ladder, record: Record) -> Choice:
 
 
 def is_free(player: str, players_file: str | None) -> bool | None:
-    """True for bots and outside programs, False for a priced model, None for an unpriced one."""
-    from pokeview.players import make_player
+    """True for bots and outside programs, False for a priced model, None for an unpriced one.
 
-    settings = make_player(player, players_file).describe()
-    if settings.get("kind") != "llm":
+    Read from the players file, so that it needs no API key (`ladder show` runs without one)."""
+    from pokeview.players.llm.config import load_players
+
+    if not player.startswith("llm:"):
         return True
-    prices = settings.get("prices") or {}
+    spec = load_players(players_file).get(player.removeprefix("llm:"))
+    if spec is None:
+        return True if player == "llm:loopback" else None  # loopback costs nothing
+    prices = spec.prices
     if "input" in prices and "output" in prices:
         return all(v == 0 for v in prices.values()) or False
     return None
+
+
+class _FreeByPlayer(dict[str, bool | None]):
+    """`is_free` of each player, looked up once (players may join while a ladder plays)."""
+
+    def __init__(self, players_file: str | None) -> None:
+        super().__init__()
+        self.players_file = players_file
+
+    def __missing__(self, player: str) -> bool | None:
+        self[player] = is_free(player, self.players_file)
+        return self[player]
+
+    def get(self, player: str, default: Any = None) -> bool | None:  # type: ignore[override]
+        return self[player]
 
 
 @dataclass
@@ -503,7 +535,7 @@ class Costs:
         self.store = store
         self.prices = current_prices(players_file)
         self.players_file = players_file
-        self.free = {p: is_free(p, players_file) for p in ladder.members}
+        self.free = _FreeByPlayer(players_file)
         self.per_game: dict[str, list[float | None]] = {}
         self.by_game: dict[int, float | None] = {}
 
@@ -760,6 +792,7 @@ async def play_ladder(
     from pokeview.players import make_player
 
     ladder = load_ladder(store, name)
+    concurrency = positive(concurrency, "--concurrency", whole=True)
     players_file = players_file or ladder.config.get("players_file")
     run = store.run(ladder.run_id)
     if run.state == "running" and _alive(run.pid):
@@ -838,6 +871,13 @@ async def play_ladder(
     finished_cleanly = False
     try:
         while True:
+            # Players added by `ladder add` while this plays join at the next choice.
+            members = load_ladder(store, name).config["players"]
+            if members != ladder.config["players"]:
+                ladder.config["players"] = members
+                for p in members:
+                    described.setdefault(p, make_player(p, players_file).describe())
+                store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
             record = Record.read(store, ladder.run_id)
             spent = budget_spend()
             pending = pending_games(ladder, record)
