@@ -899,6 +899,11 @@ async def play_ladder(
                         extra += 2 * n
                 if not chosen:
                     outcome.why_stopped = choice.reason or "the budget is spent"
+                    if choice.sets and budget.games is None and spent.unknown:
+                        outcome.why_stopped = (
+                            f"{spent.unknown} games have no known cost, so a dollar budget "
+                            "cannot be kept: give --budget-games N"
+                        )
                     finished_cleanly = True
                     break
                 for s in chosen:
