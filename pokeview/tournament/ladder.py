@@ -562,6 +562,13 @@ class Costs:
         known = [c for c in self.per_game.get(player, []) if c is not None]
         return sum(known) / len(known) if known else None
 
+    def dearest(self, player: str) -> float | None:
+        """The most a game of this player has cost: what a dollar budget plans with."""
+        if self.free.get(player):
+            return 0.0
+        known = [c for c in self.per_game.get(player, []) if c is not None]
+        return max(known) if known else None
+
     def spend(self, rows: list[Any]) -> Spend:
         """Games that ended (an interrupted game is played again: it counts once, when it ends)
         and dollars of every game that was played, interrupted ones included."""
@@ -617,15 +624,23 @@ def check_prices(ladder: Ladder, budget: Budget, costs: Costs, stopped: dict[str
 
 
 def affordable_pairs(
-    s: PlannedSet, budget: Budget, spent: Spend, costs: Costs, extra_games: int = 0
+    s: PlannedSet,
+    budget: Budget,
+    spent: Spend,
+    costs: Costs,
+    extra_games: int = 0,
+    extra_usd: float = 0.0,
 ) -> int:
-    """How many of a set's mirror pairs the budget still pays for."""
+    """How many of a set's mirror pairs the budget still pays for, after `extra_*` already
+    planned. Dollars are planned at each player's dearest game so far, so that a set is not
+    started on an average it may well exceed."""
     games_left, usd_left = budget.left(spent)
     n = len(s.pairs)
     if games_left is not None:
         n = min(n, (games_left - extra_games) // 2)
     if usd_left is not None:
-        a, b = costs.estimate(s.a), costs.estimate(s.b)
+        usd_left -= extra_usd
+        a, b = costs.dearest(s.a), costs.dearest(s.b)
         if spent.unknown and budget.games is None:
             n = 0  # the spend is not known: a dollar budget cannot go on
         elif a is None or b is None:
@@ -706,12 +721,13 @@ def preview(
         f"then sets of {2 * int(ladder.config['set_pairs'])} games between the players whose "
         "intervals overlap most, until the budget is spent or every pair is separated"
     )
-    per_game = [costs.estimate(p) for p in ladder.members if p not in stopped]
-    if any(c is None for c in per_game):
-        unknown = [p for p, c in zip(ladder.members, per_game, strict=False) if c is None]
+    estimates = {p: costs.estimate(p) for p in ladder.members if p not in stopped}
+    per_game = list(estimates.values())
+    unknown = [p for p, c in estimates.items() if c is None]
+    if unknown:
         lines.append(
-            f"expected cost: unknown for {', '.join(unknown)} until its first games "
-            f"(placement, where known: {_money(expected)})"
+            f"expected cost: unknown for {', '.join(unknown)} until its first games; a dollar "
+            "budget plays one mirror pair with it first, then plans with what that cost"
         )
     else:
         most = max(per_game, default=0.0) or 0.0
@@ -891,12 +907,14 @@ async def play_ladder(
                     p: why for p, why in choice.stopped.items() if p not in stopped_before
                 }
                 chosen = []
-                extra = 0
+                extra, extra_usd = 0, 0.0
                 for s in choice.sets:
-                    n = affordable_pairs(s, budget, spent, costs, extra)
+                    n = affordable_pairs(s, budget, spent, costs, extra, extra_usd)
                     if n:
                         chosen.append(PlannedSet(s.a, s.b, s.pairs[:n], s.why))
                         extra += 2 * n
+                        dearest = (costs.dearest(s.a) or 0.0) + (costs.dearest(s.b) or 0.0)
+                        extra_usd += 2 * n * dearest
                 if not chosen:
                     outcome.why_stopped = choice.reason or "the budget is spent"
                     if choice.sets and budget.games is None and spent.unknown:
