@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from pokeview.ratings.bradley_terry import fit, fit_anchored
 from pokeview.ratings.summary import build_report
@@ -255,3 +256,28 @@ async def test_games_on_autopilot_are_void_played_again_once_then_the_player_sto
     assert any("is played again once" in line for line in said)
     report = build_report(store, "void")
     assert {p.name for p in report.players} == {"random", "max-damage"}  # void games left out
+
+
+async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
+    store, bridge, loopback, tmp_path
+):
+    from tests.conftest import write_players
+
+    players = write_players(
+        tmp_path / "players.toml",
+        loopback.base_url,
+        paid={"model": "loopback", "prices": {"input": 3.0, "cached_input": 0.3, "output": 15.0}},
+    )
+    ladder.create_ladder(store, "usd", anchors=["max-damage=1000"], turn_limit=20)
+    ladder.add_player(store, "usd", "llm:paid", str(players))
+    said: list[str] = []
+    outcome = await ladder.play_ladder(
+        store, bridge, "usd", budget_usd="0.25", players_file=str(players), say=said.append
+    )
+    assert "expected cost: unknown for llm:paid until its first games" in "\n".join(said)
+    assert 0 < outcome.spent.usd <= 0.25 and outcome.spent.unknown == 0
+    assert outcome.why_stopped == "the budget is spent"
+    spends = [float(line.rsplit("$", 1)[1]) for line in said if line.startswith("game ")]
+    assert spends == sorted(spends) and spends[-1] == pytest.approx(outcome.spent.usd, abs=1e-4)
+    lines = ladder.status_lines(store, ladder.load_ladder(store, "usd"), str(players))
+    assert any(line.startswith("  llm:paid: placed; cost per game $0.0") for line in lines)

@@ -540,6 +540,7 @@ class Costs:
         self.by_game: dict[int, float | None] = {}
 
     def add_games(self, rows: list[Any]) -> None:
+        rows = [r for r in rows if r["status"] != "running"]  # costed once they end
         paid = [r for r in rows if not (self.free.get(r["p1"]) and self.free.get(r["p2"]))]
         facts = self.store.decision_facts([r["id"] for r in paid])
         sides = side_costs(facts, self.prices)
@@ -572,6 +573,9 @@ class Costs:
     def spend(self, rows: list[Any]) -> Spend:
         """Games that ended (an interrupted game is played again: it counts once, when it ends)
         and dollars of every game that was played, interrupted ones included."""
+        self.add_games(
+            [r for r in rows if r["status"] != "running" and r["id"] not in self.by_game]
+        )
         s = Spend()
         for row in rows:
             if row["status"] == "running":
@@ -876,7 +880,6 @@ async def play_ladder(
             outcome.failed += 1
             what = f"error: {(result.error or '')[:80]}"
         outcome.played += 1
-        costs.add_games([r for r in store.run_results(ladder.run_id) if r["id"] == result.game_id])
         spent = budget_spend()
         say(
             strip_control(
