@@ -3,7 +3,7 @@
 For each seed text: a round robin of PAIRS mirror pairs per matchup between random, max-damage,
 heuristic and a `module:Class` player between random and max-damage; then a ladder on the same
 seed text (so its games are a subset of the round robin's) with a games budget of half the round
-robin's. Prints, per seed, the games each played, whether the ladder's order is the round
+robin's (`--fraction`). Prints, per seed, the games each played, whether the ladder's order is the round
 robin's, and whether the ladder's intervals contain the round robin's ratings.
 
     .venv/bin/python benchmarks/ladder.py --pairs 8 --seeds 3
@@ -30,7 +30,7 @@ from pokeview.tournament.runner import run_tournament  # noqa: E402
 PLAYERS = ["random", "max-damage", "heuristic", "tests.players_for_tests:HalfMaxDamage"]
 
 
-async def compare(seed: str, pairs: int, turn_limit: int, db: Path) -> dict:
+async def compare(seed: str, pairs: int, turn_limit: int, db: Path, fraction: float) -> dict:
     store = open_store(db)
     config = parse_run_config(
         {
@@ -56,7 +56,11 @@ async def compare(seed: str, pairs: int, turn_limit: int, db: Path) -> dict:
                 ladder.add_player(store, f"ladder-{seed}", player)
         started = time.monotonic()
         outcome = await ladder.play_ladder(
-            store, bridge, f"ladder-{seed}", budget_games=rr_games // 2, say=lambda _: None
+            store,
+            bridge,
+            f"ladder-{seed}",
+            budget_games=int(rr_games * fraction),
+            say=lambda _: None,
         )
         ladder_seconds = time.monotonic() - started
     rr = build_report(store, config.name)
@@ -89,12 +93,24 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=8)
     parser.add_argument("--seeds", type=int, default=3)
     parser.add_argument("--turn-limit", type=int, default=100)
+    parser.add_argument(
+        "--fraction",
+        type=float,
+        default=0.5,
+        help="the ladder's budget, of the round robin's games",
+    )
     args = parser.parse_args()
     good = 0
     with tempfile.TemporaryDirectory() as tmp:
         for n in range(args.seeds):
             result = asyncio.run(
-                compare(f"ladder-bench-{n}", args.pairs, args.turn_limit, Path(tmp) / f"{n}.db")
+                compare(
+                    f"ladder-bench-{n}",
+                    args.pairs,
+                    args.turn_limit,
+                    Path(tmp) / f"{n}.db",
+                    args.fraction,
+                )
             )
             ok = result["same_order"] and not result["outside"]
             good += ok
