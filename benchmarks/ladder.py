@@ -2,9 +2,9 @@
 
 For each seed text: a round robin of PAIRS mirror pairs per matchup between random, max-damage,
 heuristic and a `module:Class` player between random and max-damage; then a ladder on the same
-seed text (so its games are a subset of the round robin's) with a games budget of half the round
-robin's (`--fraction`). Prints, per seed, the games each played, whether the ladder's order is the round
-robin's, and whether the ladder's intervals contain the round robin's ratings.
+seed text (so its games are a subset of the round robin's) with a games budget of half the
+round robin's (`--fraction`). Prints, per seed, the games each played, whether the ladder's
+order is the round robin's, and whether the ladder's intervals contain the round robin's ratings.
 
     .venv/bin/python benchmarks/ladder.py --pairs 8 --seeds 3
 """
