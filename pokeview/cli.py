@@ -557,6 +557,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     from pokeview.tournament import ladder
 
     store = _store(args)
+    try:
+        return _ladder(args, store, ladder)
+    finally:
+        store.close()
+
+
+def _ladder(args: argparse.Namespace, store: Any, ladder: Any) -> int:
     if args.ladder_command == "create":
         made = ladder.create_ladder(
             store,
@@ -609,7 +616,6 @@ def _ladder_play(args: argparse.Namespace, store: Any) -> int:
 
     _use_server_port(args)
     outcome = asyncio.run(run())
-    store.close()
     print(
         strip_control(
             f"ladder {args.name}: {outcome.played} games played now ({outcome.failed} ended in "
@@ -640,7 +646,10 @@ def cmd_report(args: argparse.Namespace) -> int:
     from pokeview.ratings.report import write_report
 
     store = _store(args)
-    out = write_report(store, args.run, Path(args.output), players_file=args.players)
+    try:
+        out = write_report(store, args.run, Path(args.output), players_file=args.players)
+    finally:
+        store.close()
     print(f"report on {args.run} written to {out}")
     return 0
 

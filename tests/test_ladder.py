@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import sqlite3
 import subprocess
@@ -39,14 +40,16 @@ def test_anchored_fit_holds_its_anchors_and_agrees_with_one_anchor_shifted():
     assert one[1] == 1000 and np.allclose(one, shifted, atol=5)  # only the prior's centre differs
 
 
-def cli(capsys, monkeypatch, *args: str) -> tuple[int, list[str]]:
-    """`pokeview ARGS` in this process (the real parser and commands): status, stderr lines."""
+def cli(capsys, monkeypatch, *args: str) -> tuple[int, list[str], str]:
+    """`pokeview ARGS` in this process (the real parser and commands): status, stderr's lines,
+    stdout."""
     from pokeview import cli as the_cli
 
     monkeypatch.setattr(the_cli, "tune_gc", lambda: None)
     capsys.readouterr()
     status = the_cli.main(list(args))
-    return status, [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+    said = capsys.readouterr()
+    return status, [line for line in said.err.splitlines() if line.strip()], said.out
 
 
 def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
@@ -63,6 +66,7 @@ def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
         (["ladder", "create", "b", "--sparring", "heuristic"], "sparring partner 'heuristic'"),
         (["ladder", "create", "lad"], "already a run or ladder named 'lad'"),
         (["ladder", "create", "b", "--set-pairs", "0"], "--set-pairs must be a whole number"),
+        (["ladder", "create", "b", "--format", "gen9ou"], "formats with random teams"),
         (["ladder", "play", "lad"], "give a budget"),
         (["ladder", "play", "lad", "--budget-games", "0"], "--budget-games must be"),
         (["ladder", "play", "lad", "--budget-games", "2.5"], "--budget-games must be"),
@@ -76,13 +80,13 @@ def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
         (["report", "nope", "-o", str(tmp_path / "r.html")], "no run 'nope'"),
     ]
     for args, said in cases:
-        status, lines = cli(capsys, monkeypatch, *args, "--db", str(db))
+        status, lines, _ = cli(capsys, monkeypatch, *args, "--db", str(db))
         assert status == 2 and len(lines) == 1 and lines[0].startswith("pokeview: error: ")
         assert said in lines[0], (args, lines)
     add = ("ladder", "add", "lad", "llm:cheap", "--players", str(players), "--db", str(db))
     assert cli(capsys, monkeypatch, *add)[0] == 0
     play = ("ladder", "play", "lad", "--budget-usd", "1", "--players", str(players))
-    status, lines = cli(capsys, monkeypatch, *play, "--db", str(db))
+    status, lines, _ = cli(capsys, monkeypatch, *play, "--db", str(db))
     assert status == 2 and "llm:cheap has no price" in lines[0] and "--budget-games" in lines[0]
     config = tmp_path / "run.toml"
     config.write_text('name = "plain"\nseed = "s"\npairs = 1\nplayers = ["random", "heuristic"]\n')
@@ -182,18 +186,20 @@ def _finished(db: Path) -> int:
         return 0
 
 
-def test_killed_and_restarted_it_chooses_the_same_sets_and_plays_nothing_twice(tmp_path):
+def test_killed_and_restarted_it_chooses_the_same_sets_and_plays_nothing_twice(
+    tmp_path, capsys, monkeypatch
+):
     whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
-    for db in (whole, killed):
-        assert (
-            pokeview("ladder", "create", "kill", "--turn-limit", "60", "--db", str(db)).returncode
-            == 0
-        )
-        assert pokeview("ladder", "add", "kill", "heuristic", "--db", str(db)).returncode == 0
-    play = ("ladder", "play", "kill", "--budget-games", "14", "--concurrency", "2")
+    create = ("ladder", "create", "kill", "--turn-limit", "40", "--db", str(whole))
+    assert cli(capsys, monkeypatch, *create)[0] == 0
+    assert (
+        cli(capsys, monkeypatch, "ladder", "add", "kill", "heuristic", "--db", str(whole))[0] == 0
+    )
+    shutil.copy(whole, killed)
+    play = ("ladder", "play", "kill", "--budget-games", "12", "--concurrency", "2")
     done = pokeview(*play, "--db", str(whole))
     assert done.returncode == 0, done.stderr
-    for at in (3, 8):
+    for at in (2, 7):
         proc = subprocess.Popen(
             [sys.executable, "-m", "pokeview", *play, "--db", str(killed)],
             stdout=subprocess.DEVNULL,
@@ -210,18 +216,15 @@ def test_killed_and_restarted_it_chooses_the_same_sets_and_plays_nothing_twice(t
     assert again.returncode == 0, again.stderr
     assert "continued" in again.stdout  # the same budget, counted from where it started
     assert _sets_and_games(whole) == _sets_and_games(killed)
-    assert len(_sets_and_games(killed)[1]) == 14
-    shown = pokeview("ladder", "show", "kill", "--db", str(killed))
-    assert (
-        shown.returncode == 0
-        and "ladder kill" in shown.stdout
-        and "heuristic: placed" in shown.stdout
-    )
+    assert len(_sets_and_games(killed)[1]) == 12
+    status, _, shown = cli(capsys, monkeypatch, "ladder", "show", "kill", "--db", str(killed))
+    assert status == 0
+    assert "ladder kill" in shown and "heuristic: placed" in shown
     page = tmp_path / "kill.html"
-    made = pokeview("report", "kill", "-o", str(page), "--db", str(killed))
-    assert made.returncode == 0 and 'id="fig-ratings"' in page.read_text()
-    ratings = pokeview("ratings", "kill", "--db", str(killed))
-    assert "fixed: max-damage at 1000" in ratings.stdout
+    assert cli(capsys, monkeypatch, "report", "kill", "-o", str(page), "--db", str(killed))[0] == 0
+    assert 'id="fig-ratings"' in page.read_text()
+    status, _, rated = cli(capsys, monkeypatch, "ratings", "kill", "--db", str(killed))
+    assert status == 0 and "fixed: max-damage at 1000" in rated
 
 
 async def test_games_on_autopilot_are_void_played_again_once_then_the_player_stops(

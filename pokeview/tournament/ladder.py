@@ -174,6 +174,11 @@ def create_ladder(
             f"the sparring partner '{sparring_name}' is not in the ladder (members: "
             f"{', '.join(members)}); add it with --player {sparring}"
         )
+    if "random" not in format:
+        raise PokeviewError(
+            f"a ladder plays formats with random teams (such as gen9randombattle), not '{format}': "
+            "for team formats use a run config with a team library"
+        )
     set_pairs = positive(set_pairs, "--set-pairs", whole=True)
     screen_pairs = positive(screen_pairs, "--screen-pairs", whole=True)
     turn_limit = positive(turn_limit, "--turn-limit", whole=True)
@@ -939,7 +944,14 @@ async def play_ladder(
                 outcome.why_stopped = "the budget is spent"
                 finished_cleanly = True
                 break
+            failed_before = outcome.failed
             await asyncio.gather(*(play(*g) for g in pending))
+            if outcome.failed - failed_before == len(pending):
+                outcome.why_stopped = (
+                    f"all {len(pending)} games just played ended in errors (see `pokeview games "
+                    "--status error`); fix the cause and play again"
+                )
+                break
     finally:
         outcome.spent = budget_spend()
         ladder.config["budget"]["done"] = finished_cleanly
