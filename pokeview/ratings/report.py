@@ -331,20 +331,28 @@ def _money(value: float | None) -> str:
     return "unknown" if value is None else f"${value:.4f}"
 
 
-def findings_list(f: Findings) -> list[str]:
-    out = []
+def findings(f: Findings) -> list[tuple[str, bool]]:
+    """The main findings as plain sentences (untrusted names in them), each with whether it
+    is a flag for review. The page escapes them; the app shows them literally."""
+    out: list[tuple[str, bool]] = []
     players = f.report.players
     if players:
         top = players[0]
         out.append(
-            f"{esc(top.name)} leads with a rating of {top.rating:.0f} "
-            f"(95% interval {top.low:.0f}–{top.high:.0f}) over {top.games} games."
+            (
+                f"{top.name} leads with a rating of {top.rating:.0f} "
+                f"(95% interval {top.low:.0f}–{top.high:.0f}) over {top.games} games.",
+                False,
+            )
         )
     if f.correlation is not None:
+        n = len([m for m in f.models if m.output_tokens_per_decision is not None])
         out.append(
-            f"Across {len([m for m in f.models if m.output_tokens_per_decision is not None])} "
-            "models, output tokens per decision and win rate correlate at "
-            f"r = {f.correlation:+.2f}."
+            (
+                f"Across {n} models, output tokens per decision and win rate correlate at "
+                f"r = {f.correlation:+.2f}.",
+                False,
+            )
         )
     spenders = [m for m in f.models if m.output_tokens_per_decision]
     if spenders:
@@ -352,26 +360,35 @@ def findings_list(f: Findings) -> list[str]:
         median = statistics.median(m.output_tokens_per_decision or 0 for m in spenders)
         ratio = f", or {most.output_tokens_per_decision / median:.1f}× the median" if median else ""
         out.append(
-            f"{esc(most.name)} spends the most output tokens per decision: "
-            f"{most.output_tokens_per_decision:,.0f}{ratio}."
+            (
+                f"{most.name} spends the most output tokens per decision: "
+                f"{most.output_tokens_per_decision:,.0f}{ratio}.",
+                False,
+            )
         )
     if f.zero_token_wins:
         out.append(
-            f'<span class="flag">{_games_were(len(f.zero_token_wins))} won by a model side '
-            "that produced no tokens</span>: review them before trusting the ratings."
+            (
+                f"{_games_were(len(f.zero_token_wins))} won by a model side that produced no "
+                "tokens: review them before trusting the ratings.",
+                True,
+            )
         )
     favourites = Counter(m.most_common(1)[0][0] for m in (x.moves for x in f.facts.values()) if m)
     if favourites:
         move, n = favourites.most_common(1)[0]
         who = "1 player" if n == 1 else f"{n} players"
-        out.append(f"The most common favourite move is {esc(move)}, preferred by {who}.")
+        out.append((f"The most common favourite move is {move}, preferred by {who}.", False))
     worst = [(name, x) for name, x in f.facts.items() if x.answers and x.unknown_actions]
     if worst:
         name, x = max(worst, key=lambda item: item[1].unknown_actions / item[1].answers)
         out.append(
-            f"{esc(name)} names actions that do not exist in "
-            f"{100 * x.unknown_actions / x.answers:.1f}% of its answers, for example "
-            f"<code>ACTION: {esc(x.unknown_example or '')}</code>."
+            (
+                f"{name} names actions that do not exist in "
+                f"{100 * x.unknown_actions / x.answers:.1f}% of its answers, for example "
+                f"ACTION: {x.unknown_example or ''}.",
+                False,
+            )
         )
     return out
 
@@ -482,7 +499,10 @@ def render(f: Findings) -> str:
         f"<h1>Findings: {esc(f.run_name)}</h1>",
         f'<section class="provenance" id="provenance">{provenance(f)}</section>',
         '<h2>Main findings</h2><ol id="findings">',
-        *(f"<li>{line}</li>" for line in findings_list(f)),
+        *(
+            f'<li class="flag">{esc(line)}</li>' if flagged else f"<li>{esc(line)}</li>"
+            for line, flagged in findings(f)
+        ),
         "</ol>",
         "<h2>Ratings with 95% intervals</h2>",
         ratings_figure(f.report),

@@ -386,7 +386,7 @@ def placement_steps(
     steps: list[tuple[str, int, str]] = []
     if player in ladder.anchors:
         return []  # fixed: the others are placed against it
-    if player != CONTROL and player not in ladder.anchors:
+    if player != CONTROL:
         steps.append((CONTROL, screen, "screening against random"))
     for anchor in ladder.anchors:
         steps.append((anchor, per_set, "placement: anchor"))
@@ -394,11 +394,7 @@ def placement_steps(
     out: list[tuple[str, int, str]] = []
     seen: dict[str, int] = {}
     for opponent, pairs, why in steps:
-        if (
-            opponent == player
-            or opponent in stopped
-            or (player in ladder.anchors and opponent in ladder.anchors)
-        ):
+        if opponent == player or opponent in stopped:
             continue
         if opponent in seen:  # random as screening opponent and sparring partner: one step
             index = seen[opponent]
