@@ -547,9 +547,6 @@ class Store:
                 "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
             )
 
-    def player_kinds(self) -> dict[str, str]:
-        return {name: kind for name, kind in self.conn.execute("select name, kind from players")}
-
     def decision_facts(self, game_ids: list[int]) -> list[sqlite3.Row]:
         """Per decision of these games, the few facts a report needs (no prompts or reasoning):
         player, its settings' kind and name, how it was made, the label of the action taken,
