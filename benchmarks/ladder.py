@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # tests.players
 from pokeview.ratings.summary import build_report  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
-from pokeview.tournament import ladder  # noqa: E402
+from pokeview.tournament import ladder, ladder_play  # noqa: E402
 from pokeview.tournament.config import parse_run_config  # noqa: E402
 from pokeview.tournament.runner import run_tournament  # noqa: E402
 
@@ -55,7 +55,7 @@ async def compare(seed: str, pairs: int, turn_limit: int, db: Path, fraction: fl
             if player not in ("random", "max-damage"):
                 ladder.add_player(store, f"ladder-{seed}", player)
         started = time.monotonic()
-        outcome = await ladder.play_ladder(
+        outcome = await ladder_play.play_ladder(
             store,
             bridge,
             f"ladder-{seed}",

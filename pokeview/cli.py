@@ -596,14 +596,14 @@ def _ladder(args: argparse.Namespace, store: Any, ladder: Any) -> int:
 def _ladder_play(args: argparse.Namespace, store: Any) -> int:
     from pokeview.sim.client import Bridge
     from pokeview.text import strip_control
-    from pokeview.tournament import ladder
+    from pokeview.tournament import ladder_play
 
     def say(line: str) -> None:
         print(line, flush=True)
 
     async def run() -> Any:
         async with Bridge() as bridge:
-            return await ladder.play_ladder(
+            return await ladder_play.play_ladder(
                 store,
                 bridge,
                 args.name,
@@ -630,14 +630,14 @@ def _ladder_show(args: argparse.Namespace, store: Any) -> int:
     from rich.console import Console
 
     from pokeview.ratings.summary import build_report
-    from pokeview.tournament import ladder
+    from pokeview.tournament import ladder, ladder_play
     from pokeview.tournament.display import report_renderable
 
     the_ladder = ladder.load_ladder(store, args.name)
     Console(width=max(Console().width, 140)).print(
         report_renderable(build_report(store, args.name))
     )
-    for line in ladder.status_lines(store, the_ladder, args.players):
+    for line in ladder_play.status_lines(store, the_ladder, args.players):
         print(line)
     return 0
 

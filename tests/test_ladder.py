@@ -16,7 +16,7 @@ import pytest
 
 from pokeview.ratings.bradley_terry import fit, fit_anchored
 from pokeview.ratings.summary import build_report
-from pokeview.tournament import ladder
+from pokeview.tournament import ladder, ladder_play
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
 from tests.test_cli import one_clear_line, pokeview
@@ -114,7 +114,7 @@ async def test_the_ladder_orders_bots_as_a_round_robin_does_with_half_the_games(
     for player in ("heuristic", MIDDLE):
         ladder.add_player(store, "lad", player)
     said: list[str] = []
-    outcome = await ladder.play_ladder(
+    outcome = await ladder_play.play_ladder(
         store, bridge, "lad", budget_games=rr.games // 2, say=said.append
     )
     lad = build_report(store, "lad")
@@ -149,7 +149,7 @@ async def test_a_player_that_cannot_beat_random_stops_after_screening(store, bri
     ladder.create_ladder(store, "scr", anchors=["max-damage=1000"], turn_limit=100)
     ladder.add_player(store, "scr", WRONG)
     said: list[str] = []
-    outcome = await ladder.play_ladder(store, bridge, "scr", budget_games=20, say=said.append)
+    outcome = await ladder_play.play_ladder(store, bridge, "scr", budget_games=20, say=said.append)
     assert (
         WRONG in outcome.stopped
         and "won none of its 2 games against random" in outcome.stopped[WRONG]
@@ -157,7 +157,7 @@ async def test_a_player_that_cannot_beat_random_stops_after_screening(store, bri
     assert sum(WRONG in line and "won none" in line for line in said) == 1
     played = [g for g in store.games(run_id=store.run("scr").id, limit=99) if WRONG in (g.p1, g.p2)]
     assert len(played) == 2 and all(g.winner_name == "random" for g in played)  # then no more
-    lines = ladder.status_lines(store, ladder.load_ladder(store, "scr"))
+    lines = ladder_play.status_lines(store, ladder.load_ladder(store, "scr"))
     assert any(line.startswith(f"  {WRONG}: stopped") for line in lines)
 
 
@@ -247,7 +247,7 @@ async def test_games_on_autopilot_are_void_played_again_once_then_the_player_sto
     ladder.create_ladder(store, "void", anchors=["max-damage=1000"], turn_limit=30)
     ladder.add_player(store, "void", "llm:broken", str(players))
     said: list[str] = []
-    outcome = await ladder.play_ladder(
+    outcome = await ladder_play.play_ladder(
         store, bridge, "void", budget_games=12, players_file=str(players), say=said.append
     )
     assert "(2 of them void or failed" in outcome.stopped["llm:broken"]
@@ -274,7 +274,7 @@ async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
     ladder.create_ladder(store, "usd", anchors=["max-damage=1000"], turn_limit=20)
     ladder.add_player(store, "usd", "llm:paid", str(players))
     said: list[str] = []
-    outcome = await ladder.play_ladder(
+    outcome = await ladder_play.play_ladder(
         store, bridge, "usd", budget_usd="0.25", players_file=str(players), say=said.append
     )
     assert "expected cost: unknown for llm:paid until its first games" in "\n".join(said)
@@ -282,5 +282,5 @@ async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
     assert outcome.why_stopped == "the budget is spent"
     spends = [float(line.rsplit("$", 1)[1]) for line in said if line.startswith("game ")]
     assert spends == sorted(spends) and spends[-1] == pytest.approx(outcome.spent.usd, abs=1e-4)
-    lines = ladder.status_lines(store, ladder.load_ladder(store, "usd"), str(players))
+    lines = ladder_play.status_lines(store, ladder.load_ladder(store, "usd"), str(players))
     assert any(line.startswith("  llm:paid: placed; cost per game $0.0") for line in lines)

@@ -137,7 +137,7 @@ def test_the_core_imports_no_textual():
         "pokeview.tournament.runner",
         "pokeview.ratings.summary",
         "pokeview.ratings.report",
-        "pokeview.tournament.ladder",
+        "pokeview.tournament.ladder_play",
         "pokeview.sim.client",
         "pokeview.exchange",
         "pokeview.showdown_replay",
