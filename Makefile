@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup demo test check lint format bench clean
+.PHONY: setup browser demo test check lint format bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -26,7 +26,15 @@ demo: setup
 	@if [ -t 0 ] && [ -t 1 ]; then $(BIN)/pokeview watch recordings/loopback-test-model-vs-heuristic.json; \
 	else echo "Open the replay viewer with: $(BIN)/pokeview watch recordings/loopback-test-model-vs-heuristic.json"; fi
 
-test: setup
+# The report's test renders its page in headless Chromium (Debian's package); where it cannot be
+# installed, that one test is skipped and says why.
+browser:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  { apt-get install -y -qq chromium >/dev/null 2>&1 || \
+	    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; }; } || \
+	  echo "chromium is not installed: the report's browser test will be skipped"
+
+test: setup browser
 	$(BIN)/pytest -q
 
 lint: $(STAMP)
@@ -45,6 +53,7 @@ bench: setup
 	$(BIN)/python benchmarks/spectate.py
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/record.py
+	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

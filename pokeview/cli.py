@@ -582,6 +582,107 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_ladder(args: argparse.Namespace) -> int:
+    from pokeview.tournament import ladder
+
+    store = _store(args)
+    try:
+        return _ladder(args, store, ladder)
+    finally:
+        store.close()
+
+
+def _ladder(args: argparse.Namespace, store: Any, ladder: Any) -> int:
+    if args.ladder_command == "create":
+        made = ladder.create_ladder(
+            store,
+            args.name,
+            anchors=args.anchor or ["max-damage=1000"],
+            sparring=args.sparring,
+            players=args.player or [],
+            seed=args.seed,
+            format=args.format,
+            turn_limit=args.turn_limit,
+            set_pairs=args.set_pairs,
+            screen_pairs=args.screen_pairs,
+            players_file=args.players,
+        )
+        print(
+            f"ladder {made.name}: {', '.join(made.members)}; add players with "
+            f"`pokeview ladder add {made.name} PLAYER`, then `pokeview ladder play {made.name} "
+            "--budget-games N`"
+        )
+        return 0
+    if args.ladder_command == "add":
+        added = [ladder.add_player(store, args.name, spec, args.players) for spec in args.player]
+        print(f"ladder {args.name}: added {', '.join(added)}; it is placed by the next play")
+        return 0
+    if args.ladder_command == "play":
+        return _ladder_play(args, store)
+    return _ladder_show(args, store)
+
+
+def _ladder_play(args: argparse.Namespace, store: Any) -> int:
+    from pokeview.sim.client import Bridge
+    from pokeview.text import strip_control
+    from pokeview.tournament import ladder_play
+
+    def say(line: str) -> None:
+        print(line, flush=True)
+
+    async def run() -> Any:
+        async with Bridge() as bridge:
+            return await ladder_play.play_ladder(
+                store,
+                bridge,
+                args.name,
+                budget_games=args.budget_games,
+                budget_usd=args.budget_usd,
+                concurrency=args.concurrency,
+                players_file=args.players,
+                say=say,
+            )
+
+    _use_server_port(args)
+    outcome = asyncio.run(run())
+    print(
+        strip_control(
+            f"ladder {args.name}: {outcome.played} games played now ({outcome.failed} ended in "
+            f"errors); this budget spent {outcome.spent.text()}; stopped: {outcome.why_stopped}; "
+            f"see `pokeview ladder show {args.name}`"
+        )
+    )
+    return 1 if outcome.failed or outcome.stopped else 0
+
+
+def _ladder_show(args: argparse.Namespace, store: Any) -> int:
+    from rich.console import Console
+
+    from pokeview.ratings.summary import build_report
+    from pokeview.tournament import ladder, ladder_play
+    from pokeview.tournament.display import report_renderable
+
+    the_ladder = ladder.load_ladder(store, args.name)
+    Console(width=max(Console().width, 140)).print(
+        report_renderable(build_report(store, args.name))
+    )
+    for line in ladder_play.status_lines(store, the_ladder, args.players):
+        print(line)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pokeview.ratings.report import write_report
+
+    store = _store(args)
+    try:
+        out = write_report(store, args.run, Path(args.output), players_file=args.players)
+    finally:
+        store.close()
+    print(f"report on {args.run} written to {out}")
+    return 0
+
+
 # -- parser -------------------------------------------------------------------------------------
 
 
@@ -676,6 +777,78 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("run", nargs="?", help="a run name or id (default: all games)")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+    p = add(
+        "ladder",
+        cmd_ladder,
+        "a ladder: a growing set of rated players; newcomers are placed with few games",
+    )
+    lsub = p.add_subparsers(dest="ladder_command", metavar="ACTION", required=True)
+    lp = lsub.add_parser(
+        "create", parents=[common], help="create a ladder: its anchors, sparring partner, format"
+    )
+    lp.add_argument("name", help="the ladder's name (a run of that name must not exist)")
+    lp.add_argument(
+        "--anchor",
+        action="append",
+        metavar="PLAYER=RATING",
+        help="a player whose rating is fixed (repeatable; default max-damage=1000)",
+    )
+    lp.add_argument(
+        "--sparring",
+        default="random",
+        metavar="PLAYER",
+        help="the sparring partner every newcomer plays a set against: an anchor, random, or a "
+        "--player (default random)",
+    )
+    lp.add_argument(
+        "--player", action="append", metavar="PLAYER", help=f"a first member (repeatable): {kinds}"
+    )
+    lp.add_argument("--seed", metavar="TEXT", help="seed text (default: the ladder's name)")
+    lp.add_argument(
+        "--format", default=DEFAULT_FORMAT, help=f"a random-team format (default {DEFAULT_FORMAT})"
+    )
+    lp.add_argument("--turn-limit", default="300", metavar="N", help="a tie at turn N (300)")
+    lp.add_argument(
+        "--set-pairs", default="1", metavar="N", help="mirror pairs in a set (default 1: 2 games)"
+    )
+    lp.add_argument(
+        "--screen-pairs",
+        default="1",
+        metavar="N",
+        help="mirror pairs against random before anything else (default 1: 2 games); a player "
+        "that wins none of them stops there",
+    )
+    lp.add_argument("--players", metavar="PATH", help=players_help)
+    lp.set_defaults(func=cmd_ladder)
+    lp = lsub.add_parser("add", parents=[common], help="add players; the next play places them")
+    lp.add_argument("name", help="the ladder")
+    lp.add_argument("player", nargs="+", help=kinds)
+    lp.add_argument("--players", metavar="PATH", help=players_help)
+    lp.set_defaults(func=cmd_ladder)
+    lp = lsub.add_parser(
+        "play",
+        parents=[common],
+        help="place new players, then play the most informative sets until the budget is spent",
+    )
+    lp.add_argument("name", help="the ladder")
+    lp.add_argument("--budget-games", metavar="N", help="play at most N games")
+    lp.add_argument(
+        "--budget-usd", metavar="DOLLARS", help="spend at most this, at the players file's prices"
+    )
+    lp.add_argument("--concurrency", type=int, default=4, metavar="N", help="games at once (4)")
+    lp.add_argument("--players", metavar="PATH", help=players_help)
+    lp.add_argument("--server-port", type=int, metavar="PORT", help=server_port_help)
+    lp.set_defaults(func=cmd_ladder)
+    lp = lsub.add_parser("show", parents=[common], help="ratings, members, spend, what comes next")
+    lp.add_argument("name", help="the ladder")
+    lp.add_argument("--players", metavar="PATH", help=players_help)
+    lp.set_defaults(func=cmd_ladder)
+
+    p = add("report", cmd_report, "write a run's or ladder's findings as one offline HTML page")
+    p.add_argument("run", help="a run or ladder name or id")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument("--players", metavar="PATH", help=players_help)
 
     p = add("watch", cmd_watch, "step through a recorded game turn by turn (the replay viewer)")
     p.add_argument("game", help="a game id, or a game file written by `pokeview export`")

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
+
+from poke_env.player import MaxBasePowerPlayer
 
 from pokeview.battle.actions import Action
 from pokeview.players.base import Decision, DecisionContext
@@ -39,3 +42,24 @@ class Raises:
         if ctx.index >= 2:
             raise RuntimeError("a bug in a player")
         return Decision(0)
+
+
+class HalfMaxDamage(MaxBasePowerPlayer):
+    """A poke-env player of known strength, for `module:Class` ladders: on every other decision
+    (by the seeded global `random`) it plays like max-damage, otherwise like random. It beats
+    random and loses to max-damage."""
+
+    def choose_move(self, battle: Any) -> Any:
+        if random.random() < 0.5:
+            return super().choose_move(battle)
+        return self.choose_random_move(battle)
+
+
+class AlwaysSwitches(MaxBasePowerPlayer):
+    """A player set up wrong: it switches whenever it can and attacks only when it must. It
+    cannot beat random, so a ladder's screening stops it."""
+
+    def choose_move(self, battle: Any) -> Any:
+        if battle.available_switches:
+            return self.create_order(battle.available_switches[0])
+        return self.choose_random_move(battle)

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from pokeview.ratings.bradley_terry import bootstrap, fit, score_matrix, wilson
+from pokeview.ratings.bradley_terry import bootstrap, fit, fit_anchored, score_matrix, wilson
 from pokeview.store.store import Store
 
 ANCHOR = "max-damage"
@@ -98,11 +98,17 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
             store.error_games(run_row.id if run_row else None),
             0,
         )
-    ratings = fit(score_matrix(k, i, j, score))
-    boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
-    shift = 1000 - ratings[index[anchor]]
-    ratings = ratings + shift
-    boot = boot - boot[:, [index[anchor]]] + 1000  # each sample shifted by its own anchor
+    fixed = {index[n]: float(v) for n, v in ladder_anchors(run_row).items() if n in index}
+    if fixed:  # a ladder: its anchors are fixed where its owner put them
+        anchor = names[min(fixed)]
+        note = "fixed: " + ", ".join(f"{names[x]} at {v:g}" for x, v in sorted(fixed.items()))
+        ratings = fit_anchored(score_matrix(k, i, j, score), fixed)
+        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows), anchors=fixed)
+    else:
+        ratings = fit(score_matrix(k, i, j, score))
+        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
+        ratings = ratings + 1000 - ratings[index[anchor]]
+        boot = boot - boot[:, [index[anchor]]] + 1000  # each sample shifted by its own anchor
     low, high = np.percentile(boot, [2.5, 97.5], axis=0)
     lines = []
     for name, x in index.items():
@@ -152,8 +158,17 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
     )
 
 
+def ladder_anchors(run_row: Any) -> dict[str, float]:
+    """A ladder's anchors (player -> fixed rating); none for a run."""
+    if run_row is None or run_row.config.get("kind") != "ladder":
+        return {}
+    return dict(run_row.config.get("anchors") or {})
+
+
 def _scope(run_row: Any) -> str:
-    return f"run {run_row.name}" if run_row else "all games"
+    if run_row is None:
+        return "all games"
+    return f"{'ladder' if ladder_anchors(run_row) else 'run'} {run_row.name}"
 
 
 def _anchor(store: Store, names: list[str]) -> tuple[str | None, str]:

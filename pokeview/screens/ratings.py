@@ -6,7 +6,7 @@ The fit and its 200 bootstrap samples run in a thread; the screen stays responsi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.table import Table
@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
+from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import Report
 from pokeview.widgets.render import t
 
@@ -141,6 +142,59 @@ def render_report(report: Report) -> Group:
     return Group(*parts)
 
 
+def render_findings(f: Findings) -> Group:
+    """The report's findings for one run or ladder (`pokeview report` draws them as a page)."""
+    parts: list[Any] = [Text("findings", style="bold")]
+    for line, flagged in findings(f):
+        parts.append(t(f"• {line}", "bold red" if flagged else ""))
+    models = [m for m in f.models if m.output_tokens_per_decision is not None]
+    if models:
+        most = max(m.output_tokens_per_decision or 0 for m in models) or 1.0
+        r = (
+            "r not defined (fewer than 3 models)"
+            if f.correlation is None
+            else (f"r = {f.correlation:+.2f}")
+        )
+        scatter = Table(
+            title=f"output tokens per decision against win rate: {r}", title_justify="left"
+        )
+        for column in ("model", "out tok/dec", "", "win %"):
+            scatter.add_column(column, justify="left" if column in ("model", "") else "right")
+        for m in sorted(models, key=lambda m: m.output_tokens_per_decision or 0):
+            width = round(20 * (m.output_tokens_per_decision or 0) / most)
+            scatter.add_row(
+                t(m.name),
+                f"{m.output_tokens_per_decision:,.0f}",
+                Text("▇" * width, style="cyan"),
+                f"{100 * m.win_rate:.0f}",
+            )
+        parts.append(scatter)
+    answers = Table(title="how each player answered", title_justify="left")
+    for column in ("player", "names a missing action", "example", "most used move"):
+        answers.add_column(column)
+    for p in f.report.players:
+        facts = f.facts.get(p.name)
+        if facts is None:
+            continue
+        move = facts.moves.most_common(1)
+        answers.add_row(
+            t(p.name),
+            f"{100 * facts.unknown_actions / facts.answers:.1f}%" if facts.answers else "-",
+            t(facts.unknown_example or ""),
+            t(f"{move[0][0]} ({move[0][1]})") if move else t("-"),
+        )
+    parts.append(answers)
+    if f.zero_token_wins:
+        parts.append(
+            t(
+                "won with no tokens, to review: "
+                + ", ".join(f"game {z['game']} ({z['player']})" for z in f.zero_token_wins),
+                "bold red",
+            )
+        )
+    return Group(*parts)
+
+
 class RatingsScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -163,12 +217,14 @@ class RatingsScreen(Screen[None]):
         self.fit()
 
     @work(thread=True, exclusive=True, group="fit")
-    def fit(self) -> Report:
+    def fit(self) -> Report | Findings:
         from pokeview.ratings.summary import build_report
         from pokeview.store import open_store
 
         store = open_store(self.store_path)
         try:
+            if self.run:  # one run or ladder: the report's findings too
+                return gather(store, self.run)
             return build_report(store, self.run)
         finally:
             store.close()
@@ -178,7 +234,12 @@ class RatingsScreen(Screen[None]):
         if event.worker.group != "fit":
             return
         if event.state == WorkerState.SUCCESS:
-            self.query_one("#report", Static).update(render_report(event.worker.result))
+            result = event.worker.result
+            if isinstance(result, Findings):
+                drawn = Group(render_report(result.report), render_findings(result))
+            else:
+                drawn = render_report(result)
+            self.query_one("#report", Static).update(drawn)
         elif event.state == WorkerState.ERROR:
             self.query_one("#report", Static).update(
                 t(f"could not fit: {event.worker.error}", "red")

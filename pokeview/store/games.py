@@ -284,3 +284,50 @@ class GameQueries(Journal):
             (game_id,),
         ).fetchone()
         return row is not None
+
+    def void_game(self, game_id: int, why: str) -> None:
+        """A finished game that does not count (RotomArena's void match): kept, left out."""
+        self._writable()
+        with self.conn:
+            self.conn.execute(
+                "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
+            )
+
+    def decision_facts(self, game_ids: list[int]) -> list[dict[str, Any]]:
+        """Per decision of these games, the few facts a report needs (no prompts or reasoning):
+        player, its settings' kind and name, how it was made, the label of the action taken,
+        usage (JSON text), cost, whether a model made it, answers given, and answers that named
+        an action not on the list (with the first such). Read from rows or bodies alike."""
+        out: list[dict[str, Any]] = []
+        for game_id in game_ids:
+            game = self.game(game_id)
+            names = {"p1": game.p1, "p2": game.p2}
+            configs = {"p1": game.p1_config or {}, "p2": game.p2_config or {}}
+            for d in self.decisions(game_id):
+                detail = d.detail or {}
+                attempts = [a for a in detail.get("attempts") or () if isinstance(a, dict)]
+                unknown = [
+                    a["action_text"]
+                    for a in attempts
+                    if a.get("problem") is not None and a.get("action_text") is not None
+                ]
+                usage = detail.get("usage")
+                out.append(
+                    {
+                        "game_id": game_id,
+                        "side": d.side,
+                        "turn": d.turn,
+                        "how": d.how,
+                        "player": names[d.side],
+                        "kind": configs[d.side].get("kind"),
+                        "spec_name": configs[d.side].get("player"),
+                        "label": d.actions[d.action] if 0 <= d.action < len(d.actions) else None,
+                        "usage": dumps(usage) if usage is not None else None,
+                        "cost": detail.get("cost"),
+                        "model": int(detail.get("model") is not None),
+                        "answers": sum(1 for a in attempts if a.get("status") == "ok"),
+                        "unknown_actions": len(unknown),
+                        "unknown_example": unknown[0] if unknown else None,
+                    }
+                )
+        return out

@@ -173,3 +173,13 @@ class RunQueries(Compaction):
         if run_id is not None:
             return int(self.conn.execute(sql + " and run_id = ?", (run_id,)).fetchone()[0])
         return int(self.conn.execute(sql).fetchone()[0])
+
+    def run_results(self, run_id: int) -> list[sqlite3.Row]:
+        """Every game a run recorded, light: id, pair, seat, p1, p2, status, winner, turns,
+        whether it is left out of the ratings, and its error."""
+        return self.conn.execute(
+            "select id, pair, seat, p1, p2, status, winner, turns, "
+            "coalesce(exclude_from_ratings, 0) as excluded, error "
+            "from games where run_id = ? order by id",
+            (run_id,),
+        ).fetchall()

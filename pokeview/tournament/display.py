@@ -103,6 +103,12 @@ def report_renderable(report: Report) -> Group:
             f"seed text {h.get('seed_text')!r} · {h.get('pairs')} mirror pairs per matchup · "
             f"config {str(h.get('config_hash'))[:12]}",
         ]
+        if h.get("ladder"):  # a ladder schedules its own sets: say how, not a pair count
+            ladder = h["ladder"]
+            lines[1] = (
+                f"seed text {h.get('seed_text')!r} · ladder: sets of {ladder.get('set_pairs')} "
+                f"mirror pairs, {ladder.get('screen_pairs')} against random first"
+            )
         if h.get("team_library"):
             lines.append(
                 f"team library {h['team_library']} ({str(h.get('team_library_hash'))[:12]})"

@@ -136,6 +136,8 @@ def test_the_core_imports_no_textual():
         "pokeview.players.llm.player",
         "pokeview.tournament.runner",
         "pokeview.ratings.summary",
+        "pokeview.ratings.report",
+        "pokeview.tournament.ladder_play",
         "pokeview.sim.client",
         "pokeview.exchange",
         "pokeview.showdown_replay",
