@@ -81,11 +81,12 @@ class RunQueries(Compaction):
 
     def update_run(self, run_id: int, **fields: Any) -> None:
         self._writable()
-        allowed = {"header", "state", "pid", "planned"}
+        allowed = {"header", "config", "state", "pid", "planned"}  # a ladder's config grows
         if set(fields) - allowed:
             raise TypeError(f"a run has no updatable column {sorted(set(fields) - allowed)}")
-        if "header" in fields:
-            fields["header"] = dumps(fields["header"])
+        for key in ("header", "config"):
+            if key in fields and not isinstance(fields[key], str):
+                fields[key] = dumps(fields[key])
         fields["updated_at"] = now()
         sets = ", ".join(f"{k} = ?" for k in fields)  # names checked above
         with self.conn:

@@ -34,7 +34,8 @@ import orjson
 
 from pokeview.errors import PokeviewError
 from pokeview.ratings.bradley_terry import anchored_covariance, fit_anchored, score_matrix
-from pokeview.store.store import Store, dumps
+from pokeview.store.rows import dumps
+from pokeview.store.store import Store
 
 CONTROL = "random"  # the screening opponent: a model that cannot beat it is set up wrong
 TRIES = 2  # a void or errored game is played again once, then left out
