@@ -19,6 +19,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Header, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
@@ -38,6 +39,8 @@ class PlayScreen(Screen[None]):
         Binding("r", "spoiler", "show/hide reasoning", id="play.spoiler"),
         Binding("escape,q", "leave", "leave (kept)", id="play.leave"),
     ]
+
+    DIGIT_PAUSE = 1.0  # seconds
 
     def __init__(
         self,
@@ -67,6 +70,7 @@ class PlayScreen(Screen[None]):
         self.reveal = False
         self.words_shown = 0
         self.typed = ""
+        self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
         self.reasoning_seen = 0
         self.reasoning: list[str] = []
@@ -143,6 +147,7 @@ class PlayScreen(Screen[None]):
 
     def asked(self, ctx: DecisionContext) -> None:
         """The game loop asks the person for a decision."""
+        self._stop_pause()
         self.ctx = ctx
         self.typed = ""
         self.game_id = ctx.game_id
@@ -157,7 +162,8 @@ class PlayScreen(Screen[None]):
             actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
-        actions.highlighted = 0
+        # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.
+        actions.highlighted = None
         actions.focus()
         self._status()
 
@@ -196,6 +202,7 @@ class PlayScreen(Screen[None]):
         self._choose(int(event.option.id or 0))
 
     def _choose(self, index: int) -> None:
+        self._stop_pause()
         if self.human.choose(index):
             self.ctx = None
             self.typed = ""
@@ -203,22 +210,49 @@ class PlayScreen(Screen[None]):
             self.waiting_since = time.monotonic()
             self._status()
 
+    def _stop_pause(self) -> None:
+        if self.pause is not None:
+            self.pause.stop()
+            self.pause = None
+
     def on_key(self, event) -> None:  # noqa: ANN001
-        if not (event.character and event.character.isdigit()) or self.ctx is None:
+        if self.ctx is None:
+            return
+        if event.key == "enter" and self.typed:  # Enter confirms a number that could still grow
+            event.stop()
+            self._choose(int(self.typed) - 1)
+            return
+        if event.key == "backspace" and self.typed:
+            event.stop()
+            self._stop_pause()
+            self.typed = self.typed[:-1]
+            self.query_one(OptionList).highlighted = int(self.typed) - 1 if self.typed else None
+            self._status()
+            return
+        if not (event.character and event.character.isdigit()):
             return
         event.stop()
+        self._stop_pause()
         count = len(self.ctx.actions)
         self.typed += event.character
         number = int(self.typed)
-        # Decide at once when no longer number could be meant (e.g. "1" with 13 actions waits).
+        # Decide at once when no longer number could be meant; "1" with 13 actions waits for
+        # another digit, Enter, or a short pause.
         if number == 0 or number > count:
             self.typed = ""
+            self.query_one(OptionList).highlighted = None
         elif number * 10 > count:
             self._choose(number - 1)
             return
-        else:  # more digits may follow ("1" of "12"); Enter takes the highlighted one
+        else:
             self.query_one(OptionList).highlighted = number - 1
+            self.pause = self.set_timer(self.DIGIT_PAUSE, self._typed_paused)
         self._status()
+
+    def _typed_paused(self) -> None:
+        self.pause = None
+        if self.typed and self.ctx is not None:
+            self._choose(int(self.typed) - 1)
 
     def action_spoiler(self) -> None:
         if self.result is None and not self.reveal and self.game_id is not None:
@@ -287,7 +321,7 @@ class PlayScreen(Screen[None]):
         status = Text()
         if self.ctx is not None:
             status.append(f"turn {self.ctx.turn} · your move: ", style="bold")
-            status.append("type a number or pick with ↑↓ Enter")
+            status.append("type its number, or ↑↓ then Enter")
             if self.typed:
                 status.append(f" · {self.typed}▏", style="bold yellow")
         else:

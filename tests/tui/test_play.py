@@ -140,3 +140,28 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
     assert indexes == list(range(len(indexes)))  # each decision once
     assert (await verify_game(bridge, store, game_id)).ok
     store.close()
+
+
+async def test_digits_then_enter_make_one_move(tmp_path):
+    """"1" "0" Enter with 13 actions plays action 10 once; the Enter picks nothing afterwards."""
+    db = tmp_path / "digits.db"
+    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the first decision")
+        first = screen.ctx
+        assert len(first.actions) >= 10
+        await pilot.press("1", "0", "enter")
+        await until(pilot, lambda: screen.ctx not in (None, first), "the second decision")
+        await pilot.press("enter")
+        await pilot.pause(1.3)
+        assert screen.ctx is not None and screen.ctx.index == 1  # still asking: nothing chosen
+        # A number that could still grow is taken after a short pause.
+        second = screen.ctx
+        await pilot.press("1")
+        assert screen.ctx is second
+        await until(pilot, lambda: screen.ctx is not second, "the pause to choose")
+        game_id = first.game_id
+    store = open_store(db)
+    assert [d.action for d in store.decisions(game_id, "p1")][:2] == [9, 0]
+    store.close()
