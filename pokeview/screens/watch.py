@@ -281,9 +281,13 @@ class WatchScreen(Screen[None]):
     def action_side(self) -> None:
         if not self.replay:
             return
+        at_end = bool(self.frames) and self.position >= len(self.frames) - 1
         turn = self.frames[self.position].turn if self.frames else 0
         self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
-        self.position = self.replay.position_of_turn(self.view, turn)
+        # The last frame (how the game ended) stays the last frame in every view.
+        self.position = (
+            len(self.frames) - 1 if at_end else self.replay.position_of_turn(self.view, turn)
+        )
         self.refresh_view(rewrite=True)
 
     def action_conversation(self) -> None:

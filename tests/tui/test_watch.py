@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.widgets import RichLog, Static
 
 from pokeview.app import make_app
+from pokeview.battle.replay import VIEWS
 from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
@@ -161,3 +162,14 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
         await pilot.press("s")  # p2's view: its own Pokémon are sent out with "Go!"
         assert screen.view == "p2"
         assert any(strip.text.startswith("Go! ") for strip in log.lines)
+
+
+async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded_db):
+    for game_id in (1, 2, 3):
+        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await ready(pilot)
+            await pilot.press("end")
+            for _ in VIEWS:
+                await pilot.press("s")
+                assert screen.position == len(screen.frames) - 1, (game_id, screen.view)
