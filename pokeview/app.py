@@ -83,6 +83,13 @@ class PokeviewApp(App[None]):
 
         return HomeScreen(self.store_path)
 
+    def action_help(self) -> None:
+        """`?` on any screen: its keys, from the same declarations as its footer."""
+        from pokeview.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
+
     def action_back(self) -> None:
         """Back to the screen below; quit when the current screen is the first one."""
         if len(self.screen_stack) > 2:

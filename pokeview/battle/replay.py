@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokeview.store.events import EventKind, Side
-from pokeview.store.store import DecisionRow, GameRow, Store
+from pokeview.store.store import DecisionRow, EventRow, GameRow, Store
 
 VIEWS = ("p1", "p2", "spectator")
 _TURN = re.compile(r"^== Turn (\d+) ==$")
@@ -32,6 +32,43 @@ class Frame:
     at: float = 0.0  # when the request came (seconds since the epoch)
 
 
+@dataclass(slots=True)
+class News:
+    """What was written to a game's record since the last look."""
+
+    game: GameRow
+    events: list[EventRow]
+    decisions: list[DecisionRow]
+
+
+class Tail:
+    """Reads a game's record from where it last stopped. It touches only the store, so it can
+    run in a thread and hand its News to the thread that owns the Replay."""
+
+    def __init__(self, game_id: int | str) -> None:
+        self.game_id = game_id
+        self.last_event = 0
+        self.last_decision = 0
+        self.ended = False
+
+    def read(self, store: Store) -> News | None:
+        game = store.game(self.game_id)
+        self.game_id = game.id
+        events = store.events(game.id, after=self.last_event)
+        if not events and self.ended:
+            return None
+        if game.status != "running" and not self.ended:
+            decisions = store.decisions(game.id)  # all of them once more: refusals update rows
+        else:
+            decisions = store.decisions_after(game.id, self.last_decision)
+        if events:
+            self.last_event = events[-1].id
+        for d in decisions:
+            self.last_decision = max(self.last_decision, d.id)
+        self.ended = game.status != "running"
+        return News(game, events, decisions)
+
+
 @dataclass
 class Replay:
     game: GameRow
@@ -40,32 +77,33 @@ class Replay:
     decisions: dict[tuple[str, int], DecisionRow] = field(default_factory=dict)
     reasoning: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # streamed, live
     last_event: int = 0
-    last_decision: int = 0
     ended: bool = False
+    tail: Tail | None = None
     _turn: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
     _count: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
     @classmethod
     def load(cls, store: Store, game_id: int | str) -> Replay:
-        replay = cls(store.game(game_id))
-        replay.update(store)
+        tail = Tail(game_id)
+        news = tail.read(store)
+        assert news is not None
+        replay = cls(news.game, tail=tail)
+        replay.apply(news)
         return replay
 
     def update(self, store: Store) -> bool:
         """Read what was written since the last call; True when anything changed."""
-        events = store.events(self.game.id, after=self.last_event)
-        if not events and self.ended:
-            return False
-        self.game = store.game(self.game.id)
-        if self.game.status != "running" and not self.ended:
-            fresh = store.decisions(self.game.id)  # all of them once more: refusals update rows
-        else:
-            fresh = store.decisions_after(self.game.id, self.last_decision)
-        for d in fresh:
+        assert self.tail is not None
+        news = self.tail.read(store)
+        return self.apply(news) if news is not None else False
+
+    def apply(self, news: News) -> bool:
+        """Take in what a Tail read; True when anything changed."""
+        self.game = news.game
+        for d in news.decisions:
             self.decisions[(d.side, d.idx)] = d
-            self.last_decision = max(self.last_decision, d.id)
         self._drop_closing_frames()
-        for event in events:
+        for event in news.events:
             self.last_event = event.id
             if event.kind == EventKind.SIDE and event.side in ("p1", "p2"):
                 self._side_event(event.side, event.id, event.data, event.at)
@@ -74,7 +112,7 @@ class Replay:
         self.ended = self.game.status != "running"
         if self.ended:
             self._add_closing_frames()
-        return bool(events) or self.ended
+        return bool(news.events) or self.ended
 
     def decision(self, frame: Frame) -> DecisionRow | None:
         if frame.event_id == END:
@@ -142,11 +180,15 @@ class Replay:
 
     def log_upto(self, view: str, position: int) -> list[tuple[int, str]]:
         side = "p2" if view == "p2" else "p1"  # the spectator reads Player 1's words
+        return self.words[side][: self.log_count(view, position)]
+
+    def log_count(self, view: str, position: int) -> int:
+        """How many lines of the view's log had happened at frame `position`."""
+        side = "p2" if view == "p2" else "p1"
         frames = self.frames[view]
         if not frames:
-            return self.words[side]
-        count = frames[min(position, len(frames) - 1)].words[side]
-        return self.words[side][:count]
+            return len(self.words[side])
+        return frames[min(position, len(frames) - 1)].words[side]
 
     def position_of_turn(self, view: str, turn: int) -> int:
         """The first frame at `turn` or later (the last frame when the game ended before)."""

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 
 from pokeview.players.base import DecisionContext
@@ -29,6 +29,7 @@ from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.render import t
 
@@ -68,7 +69,8 @@ class PlayScreen(Screen[None]):
         self.store = None
         self.result = None
         self.reveal = False
-        self.words_shown = 0
+        self.words: list[tuple[int, str]] = []  # (turn, line) of the battle log so far
+        self.turn = 0
         self.typed = ""
         self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
@@ -169,12 +171,11 @@ class PlayScreen(Screen[None]):
 
     def _log(self, updates: list[ev.Side]) -> None:
         words = [w for u in updates for w in u.text]
-        log = self.query_one(RichLog)
-        for word in words[self.words_shown :]:
-            log.write(t(word, "bold" if word.startswith("== Turn") else ""))
-        self.words_shown = len(words)
-        # The board above may change height; keep the newest lines in view.
-        self.call_after_refresh(log.scroll_end, animate=False)
+        for word in words[len(self.words) :]:
+            if word.startswith("== Turn "):
+                self.turn = int(word.split()[2])
+            self.words.append((self.turn, word))
+        self.query_one(BattleLog).show(self.words, len(self.words), self.turn)
 
     def finished(self) -> None:
         result = self.result

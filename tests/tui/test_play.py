@@ -143,7 +143,7 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
 
 
 async def test_digits_then_enter_make_one_move(tmp_path):
-    """"1" "0" Enter with 13 actions plays action 10 once; the Enter picks nothing afterwards."""
+    """ "1" "0" Enter with 13 actions plays action 10 once; the Enter picks nothing afterwards."""
     db = tmp_path / "digits.db"
     app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
     async with app.run_test(size=(120, 40)) as pilot:

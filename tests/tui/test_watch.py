@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from pokeview.app import make_app
 from pokeview.battle.replay import VIEWS
 from pokeview.screens.watch import WatchScreen
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 
@@ -55,8 +56,7 @@ async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
         assert "go to turn 12" in text_of(screen.query_one("#status", Static))
         await pilot.press("enter")
         assert screen.frames[screen.position].turn == 12
-        log = screen.query_one(RichLog)
-        assert any("== Turn 12 ==" in strip.text for strip in log.lines)
+        assert "== Turn 12 ==" in screen.query_one(BattleLog).shown
 
 
 async def test_side_switch_shows_each_sides_own_team(recorded_db):
@@ -96,9 +96,11 @@ async def test_a_model_decision_shows_messages_reasoning_and_answer(recorded_db)
         screen = await ready(pilot)
         await pilot.press("right")
         pane = text_of(screen.query_one(DecisionPane))
-        assert "llm:loopback" in pane and "answer" in pane
-        assert "NEW EVENTS" in pane and "reasoning" in pane and "ACTION:" in pane
+        assert "llm:loopback" in pane and "answer" in pane and "ACTION:" in pane
         assert "tokens" in pane and "cached" in pane
+        # The decision comes first; the prompt is in the inspector (p), not in the pane.
+        assert pane.index("─ reasoning") < pane.index("─ answer") < pane.index("─ legal actions")
+        assert "NEW EVENTS" not in pane
         await pilot.press("c")
         assert "BATTLE LOG" in text_of(screen.query_one(DecisionPane))  # the whole conversation
         # A bot's decision shows the legal actions with the chosen one marked.
@@ -157,11 +159,11 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
         assert "Turn 3" in board and "(as seen, from the log)" in board
         assert "/100" not in board and "%" in board  # the log shows percentages, not HP figures
         assert "the choices unknown" in text_of(screen.query_one(DecisionPane))
-        log = screen.query_one(RichLog)
-        assert any("== Turn 3 ==" in strip.text for strip in log.lines)
+        log = screen.query_one(BattleLog)
+        assert "== Turn 3 ==" in log.shown
         await pilot.press("s")  # p2's view: its own Pokémon are sent out with "Go!"
         assert screen.view == "p2"
-        assert any(strip.text.startswith("Go! ") for strip in log.lines)
+        assert any(line.startswith("Go! ") for line in log.shown)
 
 
 async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded_db):
@@ -173,3 +175,70 @@ async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded
             for _ in VIEWS:
                 await pilot.press("s")
                 assert screen.position == len(screen.frames) - 1, (game_id, screen.view)
+
+
+async def test_a_game_that_ended_in_an_error_says_so_on_its_last_frame(tmp_path):
+    from tests.tui.conftest import build_db
+
+    def broken(doc):
+        doc["game"].update(status="error", winner=None, error="llm:x (p2) failed: [red]boom[/]")
+
+    db = build_db(tmp_path / "err.db", broken)
+    app = make_app(db, ("watch", 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("end")
+        pane = text_of(screen.query_one(DecisionPane))
+        assert "ended in an error" in pane and "failed: [red]boom[/]" in pane
+
+
+async def test_a_missing_game_is_said_in_the_screen(recorded_db):
+    app = make_app(recorded_db, ("watch", 999))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "could not load" in text_of(app.screen.query_one("#status")):
+                break
+        assert "could not load game 999" in text_of(app.screen.query_one("#status"))
+        assert app.is_running and isinstance(app.screen, WatchScreen)
+
+
+async def test_the_decision_pane_keeps_its_scroll_while_the_decision_is_the_same(recorded_db):
+    app = make_app(recorded_db, ("watch", 3, "p1"))  # p1 is the model: long decisions
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        right = screen.query_one("#right")
+        await pilot.press("full_stop")
+        await pilot.pause()
+        right.scroll_to(y=5, animate=False, immediate=True)
+        screen.redraw()  # what news from a live game does
+        await pilot.press("c", "c")  # shown and hidden again: the same decision
+        await pilot.pause()
+        assert right.scroll_y == 5
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert right.scroll_y == 0  # another decision: its top
+
+
+async def test_question_mark_lists_every_key_and_the_footer_fits_the_main_ones(recorded_db):
+    from textual.widgets import Footer
+
+    from pokeview.screens.help import HelpScreen
+
+    app = make_app(recorded_db, ("watch", 1, "p1"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await pilot.pause(0.2)
+        footer = screen.query_one(Footer)
+        shown = {key.action for key in footer.query("FooterKey") if key.region.right <= 80}
+        for action in ("app.help", "turn(1)", "play", "side", "prompt", "leave"):
+            assert action in shown, (action, shown)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = text_of(app.screen.query_one("Static:last-of-type")) + "".join(
+            text_of(s) for s in app.screen.query("Static")
+        )
+        for words in ("slower", "faster", "first", "last", "play on from here", "go to that turn"):
+            assert words in listed, words
+        await pilot.press("escape")
+        assert app.screen is screen

@@ -1,0 +1,100 @@
+"""The battle log as a line-based view: the game's words are given once, and a step only moves
+how many of them have happened. Lines are wrapped to the width as they are first needed and
+cached, so a step costs the new lines' wrapping, never a rewrite of the whole log."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from pokeview.text import strip_control
+
+_BOLD = Style(bold=True)
+_DIM = Style(dim=True)
+
+
+class BattleLog(ScrollView, can_focus=True):
+    DEFAULT_CSS = """
+    BattleLog { height: 1fr; overflow-x: hidden; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.source: list[tuple[int, str]] = []  # (turn, words), for the whole game so far
+        self.count = 0  # how many of them have happened at the frame shown
+        self.turn = 0  # the frame's turn: older turns are dimmed
+        self._rows: list[tuple[int, str]] = []  # wrapped rows: (source line, piece of text)
+        self._starts: list[int] = []  # first row of each wrapped source line
+        self._width = 0
+
+    # -- what the screens call -------------------------------------------------------------
+
+    def show(self, source: list[tuple[int, str]], count: int, turn: int) -> None:
+        """Show the first `count` lines of `source` (which only ever grows), newest in view."""
+        if source is not self.source:  # another side's words: wrap them afresh
+            self._forget()
+        self.source, self.count, self.turn = source, min(count, len(source)), turn
+        self._resize()
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+
+    @property
+    def shown(self) -> list[str]:
+        """The lines that have happened at the frame shown (for tests and copying)."""
+        return [line for _, line in self.source[: self.count]]
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _forget(self) -> None:
+        self._rows, self._starts = [], []
+
+    def _wrap_upto(self, count: int) -> None:
+        width = max(10, self.scrollable_content_region.width)
+        if width != self._width:
+            self._width = width
+            self._forget()
+        for index in range(len(self._starts), count):
+            self._starts.append(len(self._rows))
+            text = strip_control(self.source[index][1])
+            if len(text) <= width and text.isascii():
+                self._rows.append((index, text))
+                continue
+            for piece in Text(text).wrap(self.app.console, width):
+                self._rows.append((index, piece.plain))
+
+    def _row_count(self) -> int:
+        if self.count == 0:
+            return 0
+        self._wrap_upto(self.count)
+        return self._starts[self.count - 1] + self._rows_of(self.count - 1)
+
+    def _rows_of(self, index: int) -> int:
+        start = self._starts[index]
+        end = self._starts[index + 1] if index + 1 < len(self._starts) else len(self._rows)
+        return end - start
+
+    def _resize(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, self._row_count())
+
+    def on_resize(self) -> None:
+        self._resize()
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        row = self.scroll_offset.y + y
+        if row >= self._row_count() or row < 0:
+            return Strip.blank(width, base)
+        index, text = self._rows[row]
+        turn, line = self.source[index]
+        style = base
+        if line.startswith("== Turn"):
+            style = base + _BOLD
+        elif turn < self.turn - 1:
+            style = base + _DIM
+        return Strip([Segment(text, style)]).extend_cell_length(width, base)
