@@ -27,6 +27,7 @@ def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:
 
 class PokeviewApp(App[None]):
     TITLE = "pokeview"
+    CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
     COMMANDS = App.COMMANDS | {ScreenKeys}
 
     def __init__(

@@ -17,26 +17,27 @@ HELP = Binding("question_mark", "app.help", "keys", id="help")  # first in every
 
 
 def key_rows(screen: Screen) -> list[tuple[str, str]]:
-    """(keys, what they do) for the screen's own bindings and the app's, in declared order."""
+    """(keys, what they do) for the screen's own bindings (those with an id, after the user's
+    keymap), in declared order, then the app's few."""
     by_action: dict[str, tuple[list[str], str]] = {}
     app = screen.app
-    for node in (screen, app):
-        for bindings in node._bindings.key_to_bindings.values():  # after the user's keymap
-            for b in bindings:
-                if not b.description or b.system and b.action != "command_palette":
-                    continue
-                keys, _ = by_action.setdefault(f"{id(node)}:{b.action}", ([], b.description))
-                display = app.get_key_display(b)
-                if display not in keys:
-                    keys.append(display)
-    return [(" ".join(keys), description) for keys, description in by_action.values()]
+    for bindings in screen._bindings.key_to_bindings.values():
+        for b in bindings:
+            if not b.id or not b.description:
+                continue
+            keys, _ = by_action.setdefault(b.action, ([], b.tooltip or b.description))
+            display = app.get_key_display(b)
+            if display not in keys:
+                keys.append(display)
+    rows = [(" ".join(keys), description) for keys, description in by_action.values()]
+    return [*rows, ("^p", "every command, searchable"), ("^q", "quit pokeview")]
 
 
 class HelpScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
     HelpScreen > VerticalScroll {
-        width: auto; max-width: 90%; height: auto; max-height: 90%;
+        width: 76; max-width: 96%; height: auto; max-height: 90%;
         border: round $accent; padding: 0 1; background: $surface;
     }
     """

@@ -25,6 +25,7 @@ from textual.widgets.option_list import Option
 
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
+from pokeview.screens.help import HELP
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
@@ -37,8 +38,14 @@ from pokeview.widgets.render import t
 class PlayScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "spoiler", "show/hide reasoning", id="play.spoiler"),
-        Binding("escape,q", "leave", "leave (kept)", id="play.leave"),
+        HELP,
+        Binding("r", "spoiler", "reasoning", id="play.spoiler"),
+        Binding("q,escape", "leave", "leave (kept)", id="play.leave"),
+    ]
+    KEY_NOTES: ClassVar[list[tuple[str, str]]] = [
+        ("1-9 0", "play that action (a number that could grow waits for Enter or a pause)"),
+        ("↑ ↓ Enter", "pick an action from the list; the mouse works too"),
+        ("r", "show or hide the opponent's reasoning (recorded on the game)"),
     ]
 
     DIGIT_PAUSE = 1.0  # seconds
@@ -86,7 +93,7 @@ class PlayScreen(Screen[None]):
                 with VerticalScroll(id="reasoning"):
                     yield Static(id="thoughts")
         yield Static(id="status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         from pokeview.store import open_store

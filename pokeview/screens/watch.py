@@ -67,6 +67,16 @@ class WatchScreen(Screen[None]):
         Binding("minus", "speed(-1)", "slower", id="watch.slower", show=False),
         Binding("plus,equals_sign", "speed(1)", "faster", id="watch.faster", show=False),
         Binding("l", "live", "back to live", id="watch.live", show=False),
+        Binding(
+            "pageup", "scroll_pane(-1)", "scroll the decision up", id="watch.pane_up", show=False
+        ),
+        Binding(
+            "pagedown",
+            "scroll_pane(1)",
+            "scroll the decision down",
+            id="watch.pane_down",
+            show=False,
+        ),
     ]
     KEY_NOTES: ClassVar[list[tuple[str, str]]] = [
         ("0-9 Enter", "go to that turn (Backspace corrects, Esc forgets)"),
@@ -110,10 +120,10 @@ class WatchScreen(Screen[None]):
         yield Header()
         with Horizontal(id="body"):
             yield BattleColumn(id="left")
-            with VerticalScroll(id="right"):
+            with VerticalScroll(id="right", can_focus=False):
                 yield DecisionPane(id="decision")
         yield Static(id="status")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#status", Static).update("loading the game…")
@@ -397,6 +407,10 @@ class WatchScreen(Screen[None]):
         position = len(frames) - 1 if at_end else self.replay.position_of_turn(view, turn)
         self.view = view
         self.position = position
+
+    def action_scroll_pane(self, direction: int) -> None:
+        right = self.query_one("#right", VerticalScroll)
+        (right.scroll_page_down if direction > 0 else right.scroll_page_up)(animate=False)
 
     def action_conversation(self) -> None:
         self.whole = not self.whole

@@ -12,11 +12,11 @@ from pokeview.widgets.board import Board
 class BattleColumn(Vertical):
     DEFAULT_CSS = """
     BattleColumn { width: 1fr; min-width: 38; }
-    BattleColumn #board-scroll { height: auto; max-height: 65%; }
+    BattleColumn #board-scroll { height: auto; max-height: 70%; }
     BattleColumn #log { height: 1fr; min-height: 4; border: round $primary-darken-2; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="board-scroll"):
+        with VerticalScroll(id="board-scroll", can_focus=False):
             yield Board(id="board")
         yield BattleLog(id="log")

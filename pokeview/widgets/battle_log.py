@@ -17,9 +17,9 @@ _BOLD = Style(bold=True)
 _DIM = Style(dim=True)
 
 
-class BattleLog(ScrollView, can_focus=True):
+class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the wheel scrolls
     DEFAULT_CSS = """
-    BattleLog { height: 1fr; overflow-x: hidden; }
+    BattleLog { height: 1fr; overflow-x: hidden; scrollbar-gutter: stable; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
@@ -40,6 +40,8 @@ class BattleLog(ScrollView, can_focus=True):
         self.source, self.count, self.turn = source, min(count, len(source)), turn
         self._resize()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
+        # ...and again once the board above has its new height (the log's own may change).
+        self.call_after_refresh(self.scroll_end, animate=False, immediate=True, x_axis=False)
         self.refresh()
 
     @property
@@ -86,6 +88,8 @@ class BattleLog(ScrollView, can_focus=True):
 
     def render_line(self, y: int) -> Strip:
         width = self.scrollable_content_region.width
+        if max(10, width) != self._width:  # wrapped for another width: wrap again and resize
+            self._resize()
         base = self.rich_style
         row = self.scroll_offset.y + y
         if row >= self._row_count() or row < 0:

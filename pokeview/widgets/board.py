@@ -15,7 +15,10 @@ COMPACT_BELOW = 34  # terminal rows: below this the benches take one line each
 
 class Board(Static):
     DEFAULT_CSS = """
-    Board { height: auto; padding: 0 1; border: round $primary-darken-1; }
+    Board {
+        height: auto; padding: 0 1; border: round $primary-darken-1;
+        border-title-style: bold; border-title-color: $text;
+    }
     """
 
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
@@ -63,9 +66,12 @@ class Board(Static):
             )
             mine = "as seen, from the log" if s["public"] else "you"
             bottom = team_block(self._title(view, names, mine), near, own=own, compact=compact)
-        heading = Text(f"Turn {s['turn']}", style="bold")
-        heading.append(f" · viewing {view}", style="dim")
-        self.update(Group(heading, top, field_line(near), bottom))
+        self.border_title = f"Turn {s['turn']} · viewing {view}"  # in the border: no row used
+        field = field_line(near)
+        if compact and field.plain == "clear field":
+            self.update(Group(top, bottom))
+        else:
+            self.update(Group(top, field, bottom))
 
     @staticmethod
     def _title(side: str, names: dict[str, str], note: str) -> Text:

@@ -74,8 +74,8 @@ def team_block(
         if compact and not mon.get("active"):
             continue
         out.append("\n")
-        out.append_text(mon_line(mon, own, bar_width=8 if compact else 12))
-        if own and mon.get("active") and mon.get("moves"):
+        out.append_text(mon_line(mon, own, bar_width=6 if compact else 12))
+        if own and mon.get("active") and mon.get("moves") and not compact:
             out.append("\n    ")
             out.append_text(t(" · ".join(mon["moves"]), "dim"))
     unseen = max(0, int(state.get("foeTotal") or 6) - len(team)) if foe_of else 0

@@ -13,13 +13,14 @@ from pokeview.widgets.decision_pane import DecisionPane
 
 
 def text_of(widget) -> str:
+    """What a widget shows: its border title (the board's turn) and its content."""
     import io
 
     from rich.console import Console
 
     console = Console(width=200, record=True, file=io.StringIO())
     console.print(widget.content)
-    return console.export_text()
+    return (f"{widget.border_title}\n" if widget.border_title else "") + console.export_text()
 
 
 async def ready(pilot) -> WatchScreen:
@@ -242,3 +243,25 @@ async def test_question_mark_lists_every_key_and_the_footer_fits_the_main_ones(r
             assert words in listed, words
         await pilot.press("escape")
         assert app.screen is screen
+
+
+async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(recorded_db):
+    for game_id, view in ((1, "p1"), (3, "spectator")):
+        app = make_app(recorded_db, ("watch", game_id, view))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await ready(pilot)
+            holder = screen.query_one("#board-scroll")
+            log = screen.query_one(BattleLog)
+            while True:
+                await pilot.pause()
+                board = text_of(screen.query_one(Board))
+                shown = screen.query_one(Board).shown
+                teams = [shown["near"]["team"]]
+                teams.append(shown["far"]["team"] if shown["far"] else shown["near"]["foeTeam"])
+                actives = sum(1 for team in teams for mon in team if mon.get("active"))
+                assert board.count("▶ ") == actives >= 1, board  # both active Pokémon
+                assert holder.max_scroll_y == 0, (screen.position, board)  # nothing cut off
+                assert log.size.height >= 3
+                if screen.position == len(screen.frames) - 1:
+                    break
+                await pilot.press("full_stop")
