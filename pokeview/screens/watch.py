@@ -262,8 +262,9 @@ class WatchScreen(Screen[None]):
             self.call_next(self._redraw)
 
     def _redraw(self) -> None:
-        self._redraw_pending = False
-        self.refresh_view()
+        if self._redraw_pending:  # not already drawn by someone who could not wait
+            self._redraw_pending = False
+            self.refresh_view()
 
     def refresh_view(self) -> None:
         replay = self.replay
@@ -363,7 +364,7 @@ class WatchScreen(Screen[None]):
                 status.append(" · l: back to live", style="bold yellow")
         if self.typed:
             status.append(f" · go to turn {self.typed}▏ (Enter)", style="bold yellow")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(status, layout=False)  # always one line
 
     def on_resize(self) -> None:
         self.query_one(Board).redraw()

@@ -30,6 +30,7 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self._rows: list[tuple[int, str]] = []  # wrapped rows: (source line, piece of text)
         self._starts: list[int] = []  # first row of each wrapped source line
         self._width = 0
+        self._styles: tuple[Style, Style, Style, int] | None = None
 
     # -- what the screens call -------------------------------------------------------------
 
@@ -40,8 +41,6 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self.source, self.count, self.turn = source, min(count, len(source)), turn
         self._resize()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
-        # ...and again once the board above has its new height (the log's own may change).
-        self.call_after_refresh(self.scroll_end, animate=False, immediate=True, x_axis=False)
         self.refresh()
 
     @property
@@ -80,25 +79,38 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         return end - start
 
     def _resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, self._row_count())
+        size = Size(self.scrollable_content_region.width, self._row_count())
+        if size == self.virtual_size:
+            return
+        # The log's own size is set by the layout (1fr), not by its lines: a new virtual size
+        # needs no layout of the whole screen (the reactive would do one at every step).
+        self.set_reactive(ScrollView.virtual_size, size)
+        self._refresh_scrollbars()
+        self.refresh()
 
     def on_resize(self) -> None:
         self._resize()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def render_lines(self, crop):  # noqa: ANN001, ANN201 - Textual's signature
+        self._styles = None  # worked out once per paint, not once per line
+        return super().render_lines(crop)
+
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, base + _BOLD, base + _DIM, self.scrollable_content_region.width)
+        base, bold, dim, width = self._styles
         if max(10, width) != self._width:  # wrapped for another width: wrap again and resize
             self._resize()
-        base = self.rich_style
         row = self.scroll_offset.y + y
         if row >= self._row_count() or row < 0:
             return Strip.blank(width, base)
         index, text = self._rows[row]
         turn, line = self.source[index]
-        style = base
-        if line.startswith("== Turn"):
-            style = base + _BOLD
-        elif turn < self.turn - 1:
-            style = base + _DIM
+        style = bold if line.startswith("== Turn") else dim if turn < self.turn - 1 else base
         return Strip([Segment(text, style)]).extend_cell_length(width, base)
