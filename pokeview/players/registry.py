@@ -8,7 +8,6 @@ from pokeview.errors import PokeviewError
 from pokeview.players.base import Player
 from pokeview.players.bots import BOTS, BotPlayer
 
-
 LOOPBACK = {
     "loopback": "pokeview's loopback test model: scripted answers, not a language model",
     "loopback-slow": (

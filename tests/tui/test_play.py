@@ -165,3 +165,38 @@ async def test_digits_then_enter_make_one_move(tmp_path):
     store = open_store(db)
     assert [d.action for d in store.decisions(game_id, "p1")][:2] == [9, 0]
     store.close()
+
+
+async def test_resuming_against_a_model_keeps_the_last_step_and_its_log(tmp_path, bridge):
+    """Leave after two moves against a model, resume: the model goes on (it needs the request
+    of the step the game stopped at), the board and the log are those of that step, and the
+    record keeps the step's log for the viewer."""
+    db = tmp_path / "resume-model.db"
+    app = make_app(db, ("play", {"opponent": "loopback", "seed_text": "crash-test"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await play_out(pilot, screen, moves=2)
+        await until(pilot, lambda: screen.ctx is not None, "the third decision")
+        game_id = screen.ctx.game_id
+        left_words = [w for u in screen.ctx.updates for w in u.text]
+        left_state = screen.ctx.updates[-1].state
+        await pilot.press("q")
+    app = make_app(db, ("play", {"resume": game_id}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the resumed decision")
+        assert [w for u in screen.ctx.updates for w in u.text] == left_words
+        assert screen.ctx.updates[-1].state == left_state  # the board of that moment
+        shown = screen.query_one("#log").shown
+        assert shown[-len(left_words) :] == left_words[-len(shown) :]
+        await play_out(pilot, screen, moves=4)
+        await until(pilot, lambda: screen.ctx is not None or screen.result, "the game to go on")
+        assert screen.result is None or screen.result.status == "finished", screen.result
+    store = open_store(db)
+    game = store.game(game_id)
+    assert game.status != "error", game.error
+    p1_words = [
+        w for e in store.events(game_id) if e.side == "p1" and e.kind == "side" for w in e.data.text
+    ]
+    assert p1_words[: len(left_words)] == left_words  # the record lost nothing
+    store.close()
