@@ -10,9 +10,11 @@ side's own team shown in full. A replay can follow a game that is still being pl
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokeview.battle.advance import advance
 from pokeview.store.events import EventKind, Side
 from pokeview.store.store import DecisionRow, EventRow, GameRow, Store
 
@@ -30,6 +32,7 @@ class Frame:
     state: dict[str, Any]
     words: dict[str, int]  # per side: how many of its log lines had happened
     at: float = 0.0  # when the request came (seconds since the epoch)
+    step: int = 0  # the bridge step it belongs to: one moment of the battle
 
 
 @dataclass(slots=True)
@@ -79,6 +82,18 @@ class Replay:
     last_event: int = 0
     ended: bool = False
     tail: Tail | None = None
+    # Per side: its protocol lines; its snapshots as (step, lines seen, state) with their steps
+    # apart for bisecting; and how many lines it had seen at the end of each step.
+    protocol: dict[str, list[str]] = field(default_factory=lambda: {"p1": [], "p2": []})
+    snapshots: dict[str, list[tuple[int, int, dict[str, Any]]]] = field(
+        default_factory=lambda: {"p1": [], "p2": []}
+    )
+    _snapshot_steps: dict[str, list[int]] = field(default_factory=lambda: {"p1": [], "p2": []})
+    _step_ends: dict[str, list[tuple[int, int]]] = field(
+        default_factory=lambda: {"p1": [], "p2": []}
+    )
+    _step: int = 0
+    _previous_kind: str = ""
     _turn: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
     _count: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
@@ -105,6 +120,12 @@ class Replay:
         self._drop_closing_frames()
         for event in news.events:
             self.last_event = event.id
+            # A step of the bridge starts with its spectator lines, or its input when it has none.
+            if event.kind == EventKind.LOG or (
+                event.kind == EventKind.INPUT and self._previous_kind != EventKind.LOG
+            ):
+                self._step += 1
+            self._previous_kind = event.kind
             if event.kind == EventKind.SIDE and event.side in ("p1", "p2"):
                 self._side_event(event.side, event.id, event.data, event.at)
             elif event.kind == EventKind.REASONING and event.side in ("p1", "p2"):
@@ -120,6 +141,17 @@ class Replay:
         return self.decisions.get((frame.side, frame.index))
 
     def _side_event(self, side: str, event_id: int, data: Side, at: float) -> None:
+        step = self._step
+        protocol = self.protocol[side]
+        protocol.extend(data.lines)
+        ends = self._step_ends[side]
+        if ends and ends[-1][0] == step:
+            ends[-1] = (step, len(protocol))
+        else:
+            ends.append((step, len(protocol)))
+        if data.state:
+            self.snapshots[side].append((step, len(protocol), data.state))
+            self._snapshot_steps[side].append(step)
         for line in data.text:
             match = _TURN.match(line)
             if match:
@@ -139,6 +171,7 @@ class Replay:
                 data.state,
                 {s: len(self.words[s]) for s in ("p1", "p2")},
                 at,
+                step,
             )
             self.frames[side].append(frame)
             if not (data.frame and side == "p2"):  # one replay frame per turn, not two
@@ -157,6 +190,7 @@ class Replay:
                         source.index + 1,
                         source.state,
                         final,
+                        step=self._step,
                     )
                 )
 
@@ -166,17 +200,26 @@ class Replay:
                 self.frames[view].pop()
 
     def state_of(self, view: str, position: int, side: str) -> dict[str, Any] | None:
-        """The latest snapshot `side` had at or before frame `position` of `view`."""
+        """What `side` knew at the moment of frame `position` of `view`."""
         frames = self.frames[view]
         if not frames:
             return None
-        limit = frames[min(position, len(frames) - 1)].event_id
-        latest = None
-        for frame in self.frames[side]:
-            if frame.event_id > limit:
-                break
-            latest = frame.state
-        return latest
+        return self.state_at(side, frames[min(position, len(frames) - 1)].step)
+
+    def state_at(self, side: str, step: int) -> dict[str, Any] | None:
+        """What `side` knew at the end of `step`: its latest snapshot by then, carried forward by
+        the protocol lines it saw after it (snapshots are taken only at its requests, so a side
+        that waits, and every side after the last request, would otherwise show an older HP)."""
+        at = bisect_right(self._snapshot_steps[side], step)
+        if at == 0:
+            return None
+        _, seen, state = self.snapshots[side][at - 1]
+        ends = self._step_ends[side]
+        upto = bisect_right(ends, (step, 1 << 62))
+        until = ends[upto - 1][1] if upto else seen
+        if until <= seen:
+            return state
+        return advance(state, self.protocol[side][seen:until], side)
 
     def log_upto(self, view: str, position: int) -> list[tuple[int, str]]:
         side = "p2" if view == "p2" else "p1"  # the spectator reads Player 1's words

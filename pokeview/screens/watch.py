@@ -282,7 +282,8 @@ class WatchScreen(Screen[None]):
             near = replay.state_of("spectator", position, "p1")
             far = replay.state_of("spectator", position, "p2")
         else:
-            near, far = frame.state, None
+            # The snapshot carried forward to the frame's moment (the end has no snapshot).
+            near, far = replay.state_of(self.view, position, self.view), None
         self.query_one(Board).show(
             view=self.view,
             turn=frame.turn,

@@ -265,3 +265,62 @@ async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(reco
                 if screen.position == len(screen.frames) - 1:
                     break
                 await pilot.press("full_stop")
+
+
+def hp_percent(state: dict | None, foe: bool) -> dict[str, int]:
+    """The active Pokémon's HP in percent, rounded up as Showdown shows it to the other side."""
+    if not state:
+        return {}
+    out = {}
+    for mon in state["foeTeam" if foe else "team"]:
+        if mon.get("active") and mon.get("maxhp") and not mon.get("fainted"):
+            exact = 100 * mon.get("hp", 0) / mon["maxhp"]
+            out[mon["species"]] = mon.get("hp", 0) if foe else -int(-exact // 1)
+    return out
+
+
+def fainted(state: dict | None, foe: bool = False) -> int:
+    if not state:
+        return 0
+    return sum(1 for mon in state["foeTeam" if foe else "team"] if mon.get("fainted"))
+
+
+async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(recorded_db):
+    """Fainted Pokémon on the board = faint lines in the log so far, in every view, at every
+    frame; the last frame shows the loser's whole team fainted."""
+    for game_id in (1, 2, 3):
+        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await ready(pilot)
+            replay = screen.replay
+            for view in VIEWS:
+                me = "p2" if view == "p2" else "p1"
+                for position in range(len(replay.frames[view])):
+                    log = [line for _, line in replay.log_upto(view, position)]
+                    theirs = sum(
+                        1
+                        for line in log
+                        if line.startswith("The opposing ") and line.endswith(" fainted!")
+                    )
+                    mine = sum(1 for line in log if line.endswith(" fainted!")) - theirs
+                    if view == "spectator":
+                        near = replay.state_of(view, position, "p1")
+                        far = replay.state_of(view, position, "p2")
+                        board = (fainted(near), fainted(far))
+                        # Each side's own HP and what the other side sees of it: one moment.
+                        for own, seen in ((near, far), (far, near)):
+                            assert hp_percent(own, False) == hp_percent(seen, True), (
+                                game_id,
+                                position,
+                                own and [m for m in own["team"] if m.get("active")],
+                                seen and [m for m in seen["foeTeam"] if m.get("active")],
+                            )
+                    else:
+                        near = replay.state_of(view, position, me)
+                        board = (fainted(near), fainted(near, foe=True))
+                    assert board == (mine, theirs), (game_id, view, position, board, log[-4:])
+            loser = "p1" if replay.game.winner == "p2" else "p2"
+            end = replay.state_of("spectator", len(replay.frames["spectator"]) - 1, loser)
+            assert fainted(end) == len(end["team"]), (game_id, end["team"])
+            await pilot.press("end")
+            assert "won" in text_of(screen.query_one(DecisionPane))
