@@ -10,19 +10,26 @@ shown in full at the end. Quitting keeps the game; `pokeview play --resume` cont
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
+from pokeview.battle.advance import advance
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
 from pokeview.screens.help import HELP
@@ -49,6 +56,19 @@ class PlayScreen(Screen[None]):
     ]
 
     DIGIT_PAUSE = 1.0  # seconds
+    FOLLOW_SECONDS = 0.3
+
+    @dataclass
+    class Reasoned(Message):
+        """New pieces of the opponent's streamed reasoning: (decision, attempt, text)."""
+
+        pieces: list[tuple[int, int, str]]
+
+    @dataclass
+    class Ended(Message):
+        """What the person's side saw, in full, once the game is over."""
+
+        updates: list[ev.Side]
 
     def __init__(
         self,
@@ -81,8 +101,7 @@ class PlayScreen(Screen[None]):
         self.typed = ""
         self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
-        self.reasoning_seen = 0
-        self.reasoning: list[str] = []
+        self.reasoning: list[tuple[int, int, str]] = []  # (decision, attempt, text)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -159,7 +178,9 @@ class PlayScreen(Screen[None]):
         self._stop_pause()
         self.ctx = ctx
         self.typed = ""
-        self.game_id = ctx.game_id
+        if self.game_id != ctx.game_id:  # the game is in the record now: follow the opponent
+            self.game_id = ctx.game_id
+            self.follow_reasoning(ctx.game_id, "p2" if self.side == "p1" else "p1")
         self._record_spoiler()
         state = ctx.updates[-1].state if ctx.updates else None
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
@@ -187,11 +208,6 @@ class PlayScreen(Screen[None]):
     def finished(self) -> None:
         result = self.result
         assert result is not None
-        updates = [
-            e.data
-            for e in self.store.events(result.game_id, kinds=(EventKind.SIDE,), side=self.side)
-        ]
-        self._log(updates)
         self.query_one(OptionList).clear_options()
         mine = result.winner == self.side
         verdict = "You won!" if mine else ("A tie." if result.winner == "tie" else "You lost.")
@@ -202,6 +218,39 @@ class PlayScreen(Screen[None]):
         )
         self.reveal = True  # the reasoning is no spoiler any more
         self._thoughts()
+        self.read_the_end(result.game_id)
+
+    @work(thread=True, exclusive=True, group="end", exit_on_error=False)
+    def read_the_end(self, game_id: int) -> None:
+        from pokeview.store import open_store
+
+        try:
+            store = open_store(self.store_path)
+            try:
+                updates = [
+                    e.data for e in store.events(game_id, kinds=(EventKind.SIDE,), side=self.side)
+                ]
+            finally:
+                store.close()
+        except Exception as exc:  # the game is kept; only its last lines are not shown
+            self.notify(f"could not read the end of the game: {exc}", severity="warning")
+            return
+        self.post_message(self.Ended(updates))
+
+    @on(Ended)
+    def show_the_end(self, message: Ended) -> None:
+        """The last words, and the board as they left it (the last snapshot is from the last
+        request, before the final blows)."""
+        self._log(message.updates)
+        snapshots = [n for n, u in enumerate(message.updates) if u.state]
+        if not snapshots or self.result is None:
+            return
+        last = snapshots[-1]
+        lines = [line for u in message.updates[last + 1 :] for line in u.lines]
+        state = advance(message.updates[last].state, lines, self.side)
+        names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
+        turn = self.result.turns or state.get("turn", 0)
+        self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
 
     # -- the person -----------------------------------------------------------------------
 
@@ -287,26 +336,42 @@ class PlayScreen(Screen[None]):
     # -- the other side -------------------------------------------------------------------
 
     def tick(self) -> None:
-        self._read_reasoning()
         self._status()
 
-    def _read_reasoning(self) -> None:
-        if self.game_id is None or self.store is None:
+    @work(thread=True, exclusive=True, group="reasoning", exit_on_error=False)
+    def follow_reasoning(self, game_id: int, side: str) -> None:
+        """Read the opponent's streamed reasoning as it is recorded, off the UI thread."""
+        from pokeview.store import open_store
+
+        worker = get_current_worker()
+        try:
+            store = open_store(self.store_path)
+        except Exception:
             return
-        other = "p2" if self.side == "p1" else "p1"
-        events = self.store.events(
-            self.game_id, self.reasoning_seen, kinds=(EventKind.REASONING,), side=other
-        )
-        if events:
-            for event in events:
-                self.reasoning.append(event.data.delta)
-                self.reasoning_seen = event.id
-            self._thoughts()
+        seen = 0
+        try:
+            while not worker.is_cancelled:
+                events = store.events(game_id, seen, kinds=(EventKind.REASONING,), side=side)
+                if events:
+                    seen = events[-1].id
+                    self.post_message(
+                        self.Reasoned([(e.data.idx, e.data.attempt, e.data.delta) for e in events])
+                    )
+                elif self.result is not None:
+                    return  # the game is over and everything it recorded has been read
+                time.sleep(self.FOLLOW_SECONDS)
+        finally:
+            store.close()
+
+    @on(Reasoned)
+    def reasoned(self, message: Reasoned) -> None:
+        self.reasoning.extend(message.pieces)
+        self._thoughts()
 
     def _thoughts(self) -> None:
         shown = self.query_one("#thoughts", Static)
         if not self.reveal:
-            size = sum(len(r) for r in self.reasoning)
+            size = sum(len(piece) for _, _, piece in self.reasoning)
             shown.update(
                 Text(
                     f"the opponent's reasoning is hidden ({size:,} characters so far); "
@@ -314,14 +379,15 @@ class PlayScreen(Screen[None]):
                     style="dim",
                 )
             )
-        else:
+        elif not self.reasoning:
             shown.update(
-                t(
-                    "".join(self.reasoning)
-                    or "(no reasoning: the opponent is not a model, or it has not thought yet)",
-                    "italic",
+                Text(
+                    "(no reasoning: the opponent is not a model, or it has not thought yet)",
+                    style="dim italic",
                 )
             )
+        else:
+            shown.update(reasoning_by_decision(self.reasoning))
 
     def _status(self) -> None:
         if self.result is not None:
@@ -338,3 +404,13 @@ class PlayScreen(Screen[None]):
                 style="yellow",
             )
         self.query_one("#status", Static).update(status)
+
+
+def reasoning_by_decision(pieces: list[tuple[int, int, str]]) -> Group:
+    """The opponent's reasoning, each decision (and each retried attempt) under its own rule."""
+    parts: list[RenderableType] = []
+    for (index, attempt), group in groupby(pieces, key=lambda p: (p[0], p[1])):
+        title = f"decision {index + 1}" + (f", attempt {attempt + 1}" if attempt else "")
+        parts.append(Rule(title, style="dim", align="left"))
+        parts.append(t("".join(piece for _, _, piece in group), "italic"))
+    return Group(*parts)

@@ -8,6 +8,7 @@ from pokeview.app import make_app
 from pokeview.battle.verify import verify_game
 from pokeview.screens.play import PlayScreen
 from pokeview.store import open_store
+from pokeview.widgets.board import Board
 from tests.tui.test_watch import ready, text_of
 
 
@@ -57,6 +58,16 @@ async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
             assert screen.result.status == "finished"
             assert seen == {"forced": True, "tera": True}, seen
             assert "turns · game" in text_of(screen.query_one("#status"))
+            # The board as the game left it: the loser's whole team fainted.
+            board = screen.query_one(Board)
+
+            def all_fainted(board=board) -> bool:
+                near = board.shown["near"]
+                mine = all(m.get("fainted") for m in near["team"])
+                theirs = sum(1 for m in near["foeTeam"] if m.get("fainted")) == 6
+                return mine or theirs
+
+            await until(pilot, all_fainted, "the final board")
     store = open_store(db)
     for game in store.games():
         assert game.p1 == "human" and game.p1_config == {"kind": "human", "player": "human"}
@@ -80,6 +91,9 @@ async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
         await play_out(pilot, screen)
         await until(pilot, lambda: screen.result is not None, "the end")
         assert "I have" in text_of(thoughts)  # shown in full after the end
+        await until(pilot, lambda: "decision 3" in text_of(thoughts), "all the reasoning")
+        shown = text_of(thoughts)
+        assert shown.index("decision 1") < shown.index("decision 2") < shown.index("decision 3")
         game_id = screen.result.game_id
     store = open_store(db)
     spoilers = [e for e in store.events(game_id) if e.kind == "spoiler"]
