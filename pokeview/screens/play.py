@@ -127,7 +127,7 @@ class PlayScreen(Screen[None]):
 
     # -- the game ------------------------------------------------------------------------
 
-    @work(exclusive=True, group="game")
+    @work(exclusive=True, group="game", exit_on_error=False)
     async def play(self) -> None:
         from pokeview.battle import seeds
         from pokeview.battle.loop import play_game
