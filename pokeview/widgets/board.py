@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from pokeview.widgets.render import field_line, t, team_block
+from pokeview.widgets.render import field_line, t, team_block, update_in_place
 
 COMPACT_BELOW = 34  # terminal rows: below this the benches take one line each
 
@@ -69,9 +69,9 @@ class Board(Static):
         self.border_title = f"Turn {s['turn']} · viewing {view}"  # in the border: no row used
         field = field_line(near)
         if compact and field.plain == "clear field":
-            self.update(Group(top, bottom))
+            update_in_place(self, Group(top, bottom))
         else:
-            self.update(Group(top, field, bottom))
+            update_in_place(self, Group(top, field, bottom))
 
     @staticmethod
     def _title(side: str, names: dict[str, str], note: str) -> Text:

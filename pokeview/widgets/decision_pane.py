@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from pokeview.store.store import DecisionRow, GameRow
-from pokeview.widgets.render import t
+from pokeview.widgets.render import t, update_in_place
 
 
 def _tokens(usage: dict | None) -> str:
@@ -73,7 +73,7 @@ class DecisionPane(Static):
         if decision is None:
             self.update(Text(note or "No decision here.", style="dim"))
             return
-        self.update(Group(*self._parts(decision, player, conversation)))
+        update_in_place(self, Group(*self._parts(decision, player, conversation)))
 
     def _parts(
         self, d: DecisionRow, player: str, conversation: list | None
