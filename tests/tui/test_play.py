@@ -214,3 +214,22 @@ async def test_resuming_against_a_model_keeps_the_last_step_and_its_log(tmp_path
     ]
     assert p1_words[: len(left_words)] == left_words  # the record lost nothing
     store.close()
+
+
+async def test_at_80x24_the_actives_every_action_and_the_log_are_reachable(tmp_path):
+    from textual.widgets import OptionList
+
+    db = tmp_path / "small.db"
+    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the first decision")
+        await pilot.pause(0.2)
+        board = text_of(screen.query_one(Board))
+        assert board.count("▶ ") == 2, board  # both active Pokémon
+        assert screen.query_one("#board-scroll").max_scroll_y == 0
+        actions = screen.query_one(OptionList)
+        assert actions.option_count == len(screen.ctx.actions) >= 13
+        assert actions.size.height >= 8  # most in view, the rest a scroll away
+        assert screen.query_one("#log").size.height >= 4
+        assert "== Turn 1 ==" in screen.query_one("#log").shown
