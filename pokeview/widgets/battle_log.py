@@ -82,10 +82,17 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         size = Size(self.scrollable_content_region.width, self._row_count())
         if size == self.virtual_size:
             return
-        # The log's own size is set by the layout (1fr), not by its lines: a new virtual size
-        # needs no layout of the whole screen (the reactive would do one at every step).
+        height = self.scrollable_content_region.height
+        if (size.height > height) != (self.virtual_size.height > height):
+            self.virtual_size = size  # the scroll bar comes or goes: that needs a layout
+            return
+        # Otherwise the log's own size is set by the layout (1fr), not by its lines: a new
+        # virtual size needs no layout of the whole screen (the reactive does one every step).
         self.set_reactive(ScrollView.virtual_size, size)
-        self._refresh_scrollbars()
+        if self.show_vertical_scrollbar:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = size.height
+            bar.window_size = height
         self.refresh()
 
     def on_resize(self) -> None:
