@@ -18,10 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from textual.widgets import RichLog  # noqa: E402
-
 from pokeview.app import make_app  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
+from pokeview.widgets.battle_log import BattleLog  # noqa: E402
 
 SPECTATOR = (
     "import sys; from pathlib import Path; from pokeview.app import make_app; "
@@ -70,7 +69,7 @@ async def latencies(db: Path, game_id: int, samples: int = 40) -> list[float]:
     async with app.run_test(size=(120, 40)) as pilot:
         while getattr(app.screen, "replay", None) is None:
             await pilot.pause(0.01)
-        log = app.screen.query_one(RichLog)
+        log = app.screen.query_one(BattleLog)
         for n in range(samples):
             marker = f"marker line {n}"
             writer.append_events(
@@ -92,7 +91,7 @@ async def latencies(db: Path, game_id: int, samples: int = 40) -> list[float]:
             )
             writer.commit()
             written = time.perf_counter()
-            while not any(marker in strip.text for strip in log.lines[-5:]):
+            while not any(marker in line for line in log.shown[-5:]):
                 await pilot.pause(0.002)
             out.append(time.perf_counter() - written)
             await pilot.pause(0.05)

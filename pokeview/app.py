@@ -27,6 +27,7 @@ def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:
 
 class PokeviewApp(App[None]):
     TITLE = "pokeview"
+    CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
     COMMANDS = App.COMMANDS | {ScreenKeys}
 
     def __init__(
@@ -82,6 +83,13 @@ class PokeviewApp(App[None]):
         from pokeview.screens.home import HomeScreen
 
         return HomeScreen(self.store_path)
+
+    def action_help(self) -> None:
+        """`?` on any screen: its keys, from the same declarations as its footer."""
+        from pokeview.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen(self.screen))
 
     def action_back(self) -> None:
         """Back to the screen below; quit when the current screen is the first one."""

@@ -250,7 +250,16 @@ def cmd_prompt(args: argparse.Namespace) -> int:
 
     store = _store(args)
     game = store.game(args.game)
-    decision = decision_for_turn(store.decisions(game.id, args.side), args.turn, game.turns or 0)
+    decisions = store.decisions(game.id, args.side)
+    if args.decision is not None:
+        if not 1 <= args.decision <= len(decisions):
+            raise PokeviewError(
+                f"{args.side} made {len(decisions)} decisions in game {game.id}; "
+                f"--decision takes 1 to {len(decisions)}"
+            )
+        decision = decisions[args.decision - 1]
+    else:
+        decision = decision_for_turn(decisions, args.turn, game.turns or 0)
     messages = conversation(store, game.id, args.side, decision.idx)
     if args.json:
         out = orjson.dumps([m.to_json() for m in messages], option=orjson.OPT_INDENT_2).decode()
@@ -924,7 +933,16 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("prompt", cmd_prompt, "print exactly what the model on one side saw at turn N")
     p.add_argument("game", help="a game id")
-    p.add_argument("--turn", type=int, required=True, metavar="N", help="the turn of the decision")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--turn", type=int, metavar="N", help="the turn of the decision (its first, if several)"
+    )
+    which.add_argument(
+        "--decision",
+        type=int,
+        metavar="N",
+        help="the side's Nth decision (a forced switch is a second decision in its turn)",
+    )
     p.add_argument("--side", choices=["p1", "p2"], default="p1", help="whose view (default p1)")
     p.add_argument("--json", action="store_true", help="print the messages as JSON")
 

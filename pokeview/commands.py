@@ -17,7 +17,8 @@ class ScreenKeys(Provider):
                 if not b.description or b.action in seen:
                     continue
                 seen.add(b.action)
-                entries.append((b.description, b.action, b.key.split(",")[0]))
+                # The longer words (tooltip) where the footer's are short.
+                entries.append((b.tooltip or b.description, b.action, b.key.split(",")[0]))
         return entries
 
     async def discover(self) -> Hits:

@@ -109,10 +109,18 @@ class _Game:
         self.game_id = game_id
         self.resuming = True
         events = self.store.events(game_id)
-        cut = 0
-        for event in events:
+        cut = last_moved = 0
+        for n, event in enumerate(events):
             if event.kind == EventKind.INPUT and event.data.moved:
+                last_moved = n
                 cut = event.id
+        # That step's side updates come after its input and belong to it: they hold its words,
+        # the state and the request being answered now. Dropping them lost the step's log and
+        # left a model one request short ("this side has 2 decisions, not 3").
+        for event in events[last_moved + 1 :] if cut else ():
+            if event.kind != EventKind.SIDE:
+                break
+            cut = event.id
         lines = []
         for event in events:
             if event.id > cut:

@@ -10,11 +10,13 @@ side's own team shown in full. A replay can follow a game that is still being pl
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any
 
+from pokeview.battle.advance import advance
 from pokeview.store.events import EventKind, Side
-from pokeview.store.store import DecisionRow, GameRow, Store
+from pokeview.store.store import DecisionRow, EventRow, GameRow, Store
 
 VIEWS = ("p1", "p2", "spectator")
 _TURN = re.compile(r"^== Turn (\d+) ==$")
@@ -30,6 +32,44 @@ class Frame:
     state: dict[str, Any]
     words: dict[str, int]  # per side: how many of its log lines had happened
     at: float = 0.0  # when the request came (seconds since the epoch)
+    step: int = 0  # the bridge step it belongs to: one moment of the battle
+
+
+@dataclass(slots=True)
+class News:
+    """What was written to a game's record since the last look."""
+
+    game: GameRow
+    events: list[EventRow]
+    decisions: list[DecisionRow]
+
+
+class Tail:
+    """Reads a game's record from where it last stopped. It touches only the store, so it can
+    run in a thread and hand its News to the thread that owns the Replay."""
+
+    def __init__(self, game_id: int | str) -> None:
+        self.game_id = game_id
+        self.last_event = 0
+        self.last_decision = 0
+        self.ended = False
+
+    def read(self, store: Store) -> News | None:
+        game = store.game(self.game_id)
+        self.game_id = game.id
+        events = store.events(game.id, after=self.last_event)
+        if not events and self.ended:
+            return None
+        if game.status != "running" and not self.ended:
+            decisions = store.decisions(game.id)  # all of them once more: refusals update rows
+        else:
+            decisions = store.decisions_after(game.id, self.last_decision)
+        if events:
+            self.last_event = events[-1].id
+        for d in decisions:
+            self.last_decision = max(self.last_decision, d.id)
+        self.ended = game.status != "running"
+        return News(game, events, decisions)
 
 
 @dataclass
@@ -40,33 +80,52 @@ class Replay:
     decisions: dict[tuple[str, int], DecisionRow] = field(default_factory=dict)
     reasoning: dict[tuple[str, int], list[str]] = field(default_factory=dict)  # streamed, live
     last_event: int = 0
-    last_decision: int = 0
     ended: bool = False
+    tail: Tail | None = None
+    # Per side: its protocol lines; its snapshots as (step, lines seen, state) with their steps
+    # apart for bisecting; and how many lines it had seen at the end of each step.
+    protocol: dict[str, list[str]] = field(default_factory=lambda: {"p1": [], "p2": []})
+    snapshots: dict[str, list[tuple[int, int, dict[str, Any]]]] = field(
+        default_factory=lambda: {"p1": [], "p2": []}
+    )
+    _snapshot_steps: dict[str, list[int]] = field(default_factory=lambda: {"p1": [], "p2": []})
+    _step_ends: dict[str, list[tuple[int, int]]] = field(
+        default_factory=lambda: {"p1": [], "p2": []}
+    )
+    _step: int = 0
+    _previous_kind: str = ""
     _turn: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
     _count: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
 
     @classmethod
     def load(cls, store: Store, game_id: int | str) -> Replay:
-        replay = cls(store.game(game_id))
-        replay.update(store)
+        tail = Tail(game_id)
+        news = tail.read(store)
+        assert news is not None
+        replay = cls(news.game, tail=tail)
+        replay.apply(news)
         return replay
 
     def update(self, store: Store) -> bool:
         """Read what was written since the last call; True when anything changed."""
-        events = store.events(self.game.id, after=self.last_event)
-        if not events and self.ended:
-            return False
-        self.game = store.game(self.game.id)
-        if self.game.status != "running" and not self.ended:
-            fresh = store.decisions(self.game.id)  # all of them once more: refusals update rows
-        else:
-            fresh = store.decisions_after(self.game.id, self.last_decision)
-        for d in fresh:
+        assert self.tail is not None
+        news = self.tail.read(store)
+        return self.apply(news) if news is not None else False
+
+    def apply(self, news: News) -> bool:
+        """Take in what a Tail read; True when anything changed."""
+        self.game = news.game
+        for d in news.decisions:
             self.decisions[(d.side, d.idx)] = d
-            self.last_decision = max(self.last_decision, d.id)
         self._drop_closing_frames()
-        for event in events:
+        for event in news.events:
             self.last_event = event.id
+            # A step of the bridge starts with its spectator lines, or its input when it has none.
+            if event.kind == EventKind.LOG or (
+                event.kind == EventKind.INPUT and self._previous_kind != EventKind.LOG
+            ):
+                self._step += 1
+            self._previous_kind = event.kind
             if event.kind == EventKind.SIDE and event.side in ("p1", "p2"):
                 self._side_event(event.side, event.id, event.data, event.at)
             elif event.kind == EventKind.REASONING and event.side in ("p1", "p2"):
@@ -74,7 +133,7 @@ class Replay:
         self.ended = self.game.status != "running"
         if self.ended:
             self._add_closing_frames()
-        return bool(events) or self.ended
+        return bool(news.events) or self.ended
 
     def decision(self, frame: Frame) -> DecisionRow | None:
         if frame.event_id == END:
@@ -82,6 +141,17 @@ class Replay:
         return self.decisions.get((frame.side, frame.index))
 
     def _side_event(self, side: str, event_id: int, data: Side, at: float) -> None:
+        step = self._step
+        protocol = self.protocol[side]
+        protocol.extend(data.lines)
+        ends = self._step_ends[side]
+        if ends and ends[-1][0] == step:
+            ends[-1] = (step, len(protocol))
+        else:
+            ends.append((step, len(protocol)))
+        if data.state:
+            self.snapshots[side].append((step, len(protocol), data.state))
+            self._snapshot_steps[side].append(step)
         for line in data.text:
             match = _TURN.match(line)
             if match:
@@ -101,6 +171,7 @@ class Replay:
                 data.state,
                 {s: len(self.words[s]) for s in ("p1", "p2")},
                 at,
+                step,
             )
             self.frames[side].append(frame)
             if not (data.frame and side == "p2"):  # one replay frame per turn, not two
@@ -119,6 +190,7 @@ class Replay:
                         source.index + 1,
                         source.state,
                         final,
+                        step=self._step,
                     )
                 )
 
@@ -128,25 +200,38 @@ class Replay:
                 self.frames[view].pop()
 
     def state_of(self, view: str, position: int, side: str) -> dict[str, Any] | None:
-        """The latest snapshot `side` had at or before frame `position` of `view`."""
+        """What `side` knew at the moment of frame `position` of `view`."""
         frames = self.frames[view]
         if not frames:
             return None
-        limit = frames[min(position, len(frames) - 1)].event_id
-        latest = None
-        for frame in self.frames[side]:
-            if frame.event_id > limit:
-                break
-            latest = frame.state
-        return latest
+        return self.state_at(side, frames[min(position, len(frames) - 1)].step)
+
+    def state_at(self, side: str, step: int) -> dict[str, Any] | None:
+        """What `side` knew at the end of `step`: its latest snapshot by then, carried forward by
+        the protocol lines it saw after it (snapshots are taken only at its requests, so a side
+        that waits, and every side after the last request, would otherwise show an older HP)."""
+        at = bisect_right(self._snapshot_steps[side], step)
+        if at == 0:
+            return None
+        _, seen, state = self.snapshots[side][at - 1]
+        ends = self._step_ends[side]
+        upto = bisect_right(ends, (step, 1 << 62))
+        until = ends[upto - 1][1] if upto else seen
+        if until <= seen:
+            return state
+        return advance(state, self.protocol[side][seen:until], side)
 
     def log_upto(self, view: str, position: int) -> list[tuple[int, str]]:
         side = "p2" if view == "p2" else "p1"  # the spectator reads Player 1's words
+        return self.words[side][: self.log_count(view, position)]
+
+    def log_count(self, view: str, position: int) -> int:
+        """How many lines of the view's log had happened at frame `position`."""
+        side = "p2" if view == "p2" else "p1"
         frames = self.frames[view]
         if not frames:
-            return self.words[side]
-        count = frames[min(position, len(frames) - 1)].words[side]
-        return self.words[side][:count]
+            return len(self.words[side])
+        return frames[min(position, len(frames) - 1)].words[side]
 
     def position_of_turn(self, view: str, turn: int) -> int:
         """The first frame at `turn` or later (the last frame when the game ended before)."""

@@ -8,15 +8,23 @@ from pokeview.errors import PokeviewError
 from pokeview.players.base import Player
 from pokeview.players.bots import BOTS, BotPlayer
 
+LOOPBACK = {
+    "loopback": "pokeview's loopback test model: scripted answers, not a language model",
+    "loopback-slow": (
+        "pokeview's loopback test model, slowed down: it streams its reasoning over about three "
+        "seconds, so that live viewing can be seen (scripted answers, not a language model)"
+    ),
+}
+
 
 def known_kinds() -> list[str]:
-    return [*BOTS, "loopback"]
+    return [*BOTS, *LOOPBACK]
 
 
 _loopback_server = None
 
 
-def loopback_spec():  # -> ModelSpec
+def loopback_spec(name: str = "loopback"):  # -> ModelSpec
     """The built-in stand-in model, served from a thread of this process on a loopback port."""
     global _loopback_server
     from pokeview.players.llm.config import ModelSpec
@@ -25,11 +33,11 @@ def loopback_spec():  # -> ModelSpec
     if _loopback_server is None:
         _loopback_server = LoopbackModel().start_in_thread()
     return ModelSpec(
-        name="loopback",
+        name=name,
         base_url=_loopback_server.base_url,
-        model="loopback",
+        model=name,
         prices={"input": 0.0, "cached_input": 0.0, "output": 0.0},  # it really costs nothing
-        description="pokeview's loopback test model: scripted answers, not a language model",
+        description=LOOPBACK[name],
     )
 
 
@@ -42,14 +50,14 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         from pokeview.players.human import HumanPlayer
 
         return HumanPlayer(spec)
-    if spec.startswith("llm:") or spec == "loopback":
+    if spec.startswith("llm:") or spec in LOOPBACK:
         from pokeview.players.llm.config import load_players, players_path
         from pokeview.players.llm.player import LLMPlayer
 
         name = spec.removeprefix("llm:")
         models = load_players(players_file)
-        if name == "loopback" and name not in models:
-            return LLMPlayer(loopback_spec())
+        if name in LOOPBACK and name not in models:
+            return LLMPlayer(loopback_spec(name))
         if name not in models:
             where = players_path(players_file)
             listed = ", ".join(sorted(models)) or "none"

@@ -2,24 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
-from textual.worker import Worker, WorkerState
 
+from pokeview.screens.help import HELP
 from pokeview.widgets.render import t
 
-PAGE = 200
+PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
 
 
 class HomeScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
+        HELP,
         Binding("enter", "watch", "watch", id="home.watch", show=True),
         Binding("p", "prompt", "prompt", id="home.prompt"),
         Binding("r", "ratings", "ratings", id="home.ratings"),
@@ -44,7 +47,7 @@ class HomeScreen(Screen[None]):
         yield Static(id="count")
         yield Static("runs", id="runs-title")
         yield DataTable(id="runs", cursor_type="row")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = "pokeview"
@@ -56,79 +59,92 @@ class HomeScreen(Screen[None]):
         self.fetch(0)
         self.fetch_runs()
 
-    @work(thread=True, exclusive=True, group="games")
-    def fetch(self, offset: int) -> tuple[int, list, int]:
+    @dataclass
+    class Games(Message):
+        offset: int
+        rows: list
+        total: int
+
+    @dataclass
+    class Runs(Message):
+        runs: list
+
+    @dataclass
+    class Failed(Message):
+        error: str
+
+    @work(thread=True, exclusive=True, group="games", exit_on_error=False)
+    def fetch(self, offset: int) -> None:
         from pokeview.store import open_store
 
-        store = open_store(self.store_path)
         try:
-            return (
-                offset,
-                store.search_games(self.query_text, limit=PAGE, offset=offset),
-                store.count_games(),
-            )
-        finally:
-            store.close()
+            store = open_store(self.store_path)
+            try:
+                rows = store.search_games(self.query_text, limit=PAGE, offset=offset)
+                self.post_message(self.Games(offset, rows, store.count_games()))
+            finally:
+                store.close()
+        except Exception as exc:  # a broken or foreign file: said, not a traceback
+            self.post_message(self.Failed(f"could not read {self.store_path}: {exc}"))
 
-    @work(thread=True, exclusive=True, group="runs")
-    def fetch_runs(self) -> list:
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    def fetch_runs(self) -> None:
         from pokeview.store import open_store
 
-        store = open_store(self.store_path)
         try:
-            return store.runs()
-        finally:
-            store.close()
+            store = open_store(self.store_path)
+            try:
+                self.post_message(self.Runs(store.runs()))
+            finally:
+                store.close()
+        except Exception as exc:
+            self.post_message(self.Failed(f"could not read {self.store_path}: {exc}"))
 
-    @on(Worker.StateChanged)
-    def arrived(self, event: Worker.StateChanged) -> None:
-        if event.state == WorkerState.ERROR:
-            self.notify(
-                f"could not read {self.store_path}: {event.worker.error}",
-                severity="error",
-                markup=False,
-            )
-            return
-        if event.state != WorkerState.SUCCESS:
-            return
-        if event.worker.group == "games":
-            offset, rows, total = event.worker.result
-            table = self.query_one("#games", DataTable)
-            if offset == 0:
-                table.clear()
-            for r in rows:
-                winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
-                table.add_row(
-                    str(r["id"]),
-                    (r["started_at"] or "")[:16].replace("T", " "),
-                    t(r["format"]),
-                    t(r["p1"]),
-                    t(r["p2"]),
-                    t(winner),
-                    str(r["turns"] or "-"),
-                    t(r["status"]),
-                    t(r["run"] or "-"),
-                    key=str(r["id"]),
-                )
-            self.loaded_rows = offset + len(rows)
-            more = " · m for more" if len(rows) == PAGE else ""
-            search = f" matching {self.query_text!r}" if self.query_text else ""
-            self.query_one("#count", Static).update(
-                t(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
-            )
-        elif event.worker.group == "runs":
-            table = self.query_one("#runs", DataTable)
+    @on(Failed)
+    def failed(self, message: Failed) -> None:
+        self.notify(message.error, severity="error", markup=False)
+
+    @on(Games)
+    def games_arrived(self, message: Games) -> None:
+        offset, rows, total = message.offset, message.rows, message.total
+        table = self.query_one("#games", DataTable)
+        if offset == 0:
             table.clear()
-            for run, counts in event.worker.result:
-                done = counts.get("finished", 0) + counts.get("error", 0)
-                table.add_row(
-                    t(run.name),
-                    t(run.state),
-                    f"{done}/{run.planned or '?'}",
-                    str(counts.get("error", 0)),
-                    run.created_at[:16].replace("T", " "),
-                    key=run.name,
-                )
+        for r in rows:
+            winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
+            table.add_row(
+                str(r["id"]),
+                (r["started_at"] or "")[:16].replace("T", " "),
+                t(r["format"]),
+                t(r["p1"]),
+                t(r["p2"]),
+                t(winner),
+                str(r["turns"] or "-"),
+                t(r["status"]),
+                t(r["run"] or "-"),
+                key=str(r["id"]),
+            )
+        self.loaded_rows = offset + len(rows)
+        more = " · m for more" if len(rows) == PAGE else ""
+        search = f" matching {self.query_text!r}" if self.query_text else ""
+        self.query_one("#count", Static).update(
+            t(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
+        )
+
+    @on(Runs)
+    def runs_arrived(self, message: Runs) -> None:
+        table = self.query_one("#runs", DataTable)
+        table.clear()
+        for run, counts in message.runs:
+            done = counts.get("finished", 0) + counts.get("error", 0)
+            table.add_row(
+                t(run.name),
+                t(run.state),
+                f"{done}/{run.planned or '?'}",
+                str(counts.get("error", 0)),
+                run.created_at[:16].replace("T", " "),
+                key=run.name,
+            )
 
     def _selected_game(self) -> int | None:
         table = self.query_one("#games", DataTable)

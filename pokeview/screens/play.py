@@ -10,24 +10,34 @@ shown in full at the end. Quitting keeps the game; `pokeview play --resume` cont
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
+from itertools import groupby
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.console import Group, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, RichLog, Static
+from textual.timer import Timer
+from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
+from pokeview.battle.advance import advance
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
+from pokeview.screens.help import HELP
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.render import t
 
@@ -35,9 +45,30 @@ from pokeview.widgets.render import t
 class PlayScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "spoiler", "show/hide reasoning", id="play.spoiler"),
-        Binding("escape,q", "leave", "leave (kept)", id="play.leave"),
+        HELP,
+        Binding("r", "spoiler", "reasoning", id="play.spoiler"),
+        Binding("q,escape", "leave", "leave (kept)", id="play.leave"),
     ]
+    KEY_NOTES: ClassVar[list[tuple[str, str]]] = [
+        ("1-9 0", "play that action (a number that could grow waits for Enter or a pause)"),
+        ("↑ ↓ Enter", "pick an action from the list; the mouse works too"),
+        ("r", "show or hide the opponent's reasoning (recorded on the game)"),
+    ]
+
+    DIGIT_PAUSE = 1.0  # seconds
+    FOLLOW_SECONDS = 0.3
+
+    @dataclass
+    class Reasoned(Message):
+        """New pieces of the opponent's streamed reasoning: (decision, attempt, text)."""
+
+        pieces: list[tuple[int, int, str]]
+
+    @dataclass
+    class Ended(Message):
+        """What the person's side saw, in full, once the game is over."""
+
+        updates: list[ev.Side]
 
     def __init__(
         self,
@@ -65,11 +96,12 @@ class PlayScreen(Screen[None]):
         self.store = None
         self.result = None
         self.reveal = False
-        self.words_shown = 0
+        self.words: list[tuple[int, str]] = []  # (turn, line) of the battle log so far
+        self.turn = 0
         self.typed = ""
+        self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
-        self.reasoning_seen = 0
-        self.reasoning: list[str] = []
+        self.reasoning: list[tuple[int, int, str]] = []  # (decision, attempt, text)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -80,7 +112,7 @@ class PlayScreen(Screen[None]):
                 with VerticalScroll(id="reasoning"):
                     yield Static(id="thoughts")
         yield Static(id="status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         from pokeview.store import open_store
@@ -95,7 +127,7 @@ class PlayScreen(Screen[None]):
 
     # -- the game ------------------------------------------------------------------------
 
-    @work(exclusive=True, group="game")
+    @work(exclusive=True, group="game", exit_on_error=False)
     async def play(self) -> None:
         from pokeview.battle import seeds
         from pokeview.battle.loop import play_game
@@ -143,9 +175,12 @@ class PlayScreen(Screen[None]):
 
     def asked(self, ctx: DecisionContext) -> None:
         """The game loop asks the person for a decision."""
+        self._stop_pause()
         self.ctx = ctx
         self.typed = ""
-        self.game_id = ctx.game_id
+        if self.game_id != ctx.game_id:  # the game is in the record now: follow the opponent
+            self.game_id = ctx.game_id
+            self.follow_reasoning(ctx.game_id, "p2" if self.side == "p1" else "p1")
         self._record_spoiler()
         state = ctx.updates[-1].state if ctx.updates else None
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
@@ -157,27 +192,22 @@ class PlayScreen(Screen[None]):
             actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
-        actions.highlighted = 0
+        # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.
+        actions.highlighted = None
         actions.focus()
         self._status()
 
     def _log(self, updates: list[ev.Side]) -> None:
         words = [w for u in updates for w in u.text]
-        log = self.query_one(RichLog)
-        for word in words[self.words_shown :]:
-            log.write(t(word, "bold" if word.startswith("== Turn") else ""))
-        self.words_shown = len(words)
-        # The board above may change height; keep the newest lines in view.
-        self.call_after_refresh(log.scroll_end, animate=False)
+        for word in words[len(self.words) :]:
+            if word.startswith("== Turn "):
+                self.turn = int(word.split()[2])
+            self.words.append((self.turn, word))
+        self.query_one(BattleLog).show(self.words, len(self.words), self.turn)
 
     def finished(self) -> None:
         result = self.result
         assert result is not None
-        updates = [
-            e.data
-            for e in self.store.events(result.game_id, kinds=(EventKind.SIDE,), side=self.side)
-        ]
-        self._log(updates)
         self.query_one(OptionList).clear_options()
         mine = result.winner == self.side
         verdict = "You won!" if mine else ("A tie." if result.winner == "tie" else "You lost.")
@@ -188,6 +218,39 @@ class PlayScreen(Screen[None]):
         )
         self.reveal = True  # the reasoning is no spoiler any more
         self._thoughts()
+        self.read_the_end(result.game_id)
+
+    @work(thread=True, exclusive=True, group="end", exit_on_error=False)
+    def read_the_end(self, game_id: int) -> None:
+        from pokeview.store import open_store
+
+        try:
+            store = open_store(self.store_path)
+            try:
+                updates = [
+                    e.data for e in store.events(game_id, kinds=(EventKind.SIDE,), side=self.side)
+                ]
+            finally:
+                store.close()
+        except Exception as exc:  # the game is kept; only its last lines are not shown
+            self.notify(f"could not read the end of the game: {exc}", severity="warning")
+            return
+        self.post_message(self.Ended(updates))
+
+    @on(Ended)
+    def show_the_end(self, message: Ended) -> None:
+        """The last words, and the board as they left it (the last snapshot is from the last
+        request, before the final blows)."""
+        self._log(message.updates)
+        snapshots = [n for n, u in enumerate(message.updates) if u.state]
+        if not snapshots or self.result is None:
+            return
+        last = snapshots[-1]
+        lines = [line for u in message.updates[last + 1 :] for line in u.lines]
+        state = advance(message.updates[last].state, lines, self.side)
+        names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
+        turn = self.result.turns or state.get("turn", 0)
+        self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
 
     # -- the person -----------------------------------------------------------------------
 
@@ -196,6 +259,7 @@ class PlayScreen(Screen[None]):
         self._choose(int(event.option.id or 0))
 
     def _choose(self, index: int) -> None:
+        self._stop_pause()
         if self.human.choose(index):
             self.ctx = None
             self.typed = ""
@@ -203,22 +267,49 @@ class PlayScreen(Screen[None]):
             self.waiting_since = time.monotonic()
             self._status()
 
+    def _stop_pause(self) -> None:
+        if self.pause is not None:
+            self.pause.stop()
+            self.pause = None
+
     def on_key(self, event) -> None:  # noqa: ANN001
-        if not (event.character and event.character.isdigit()) or self.ctx is None:
+        if self.ctx is None:
+            return
+        if event.key == "enter" and self.typed:  # Enter confirms a number that could still grow
+            event.stop()
+            self._choose(int(self.typed) - 1)
+            return
+        if event.key == "backspace" and self.typed:
+            event.stop()
+            self._stop_pause()
+            self.typed = self.typed[:-1]
+            self.query_one(OptionList).highlighted = int(self.typed) - 1 if self.typed else None
+            self._status()
+            return
+        if not (event.character and event.character.isdigit()):
             return
         event.stop()
+        self._stop_pause()
         count = len(self.ctx.actions)
         self.typed += event.character
         number = int(self.typed)
-        # Decide at once when no longer number could be meant (e.g. "1" with 13 actions waits).
+        # Decide at once when no longer number could be meant; "1" with 13 actions waits for
+        # another digit, Enter, or a short pause.
         if number == 0 or number > count:
             self.typed = ""
+            self.query_one(OptionList).highlighted = None
         elif number * 10 > count:
             self._choose(number - 1)
             return
-        else:  # more digits may follow ("1" of "12"); Enter takes the highlighted one
+        else:
             self.query_one(OptionList).highlighted = number - 1
+            self.pause = self.set_timer(self.DIGIT_PAUSE, self._typed_paused)
         self._status()
+
+    def _typed_paused(self) -> None:
+        self.pause = None
+        if self.typed and self.ctx is not None:
+            self._choose(int(self.typed) - 1)
 
     def action_spoiler(self) -> None:
         if self.result is None and not self.reveal and self.game_id is not None:
@@ -245,26 +336,42 @@ class PlayScreen(Screen[None]):
     # -- the other side -------------------------------------------------------------------
 
     def tick(self) -> None:
-        self._read_reasoning()
         self._status()
 
-    def _read_reasoning(self) -> None:
-        if self.game_id is None or self.store is None:
+    @work(thread=True, exclusive=True, group="reasoning", exit_on_error=False)
+    def follow_reasoning(self, game_id: int, side: str) -> None:
+        """Read the opponent's streamed reasoning as it is recorded, off the UI thread."""
+        from pokeview.store import open_store
+
+        worker = get_current_worker()
+        try:
+            store = open_store(self.store_path)
+        except Exception:
             return
-        other = "p2" if self.side == "p1" else "p1"
-        events = self.store.events(
-            self.game_id, self.reasoning_seen, kinds=(EventKind.REASONING,), side=other
-        )
-        if events:
-            for event in events:
-                self.reasoning.append(event.data.delta)
-                self.reasoning_seen = event.id
-            self._thoughts()
+        seen = 0
+        try:
+            while not worker.is_cancelled:
+                events = store.events(game_id, seen, kinds=(EventKind.REASONING,), side=side)
+                if events:
+                    seen = events[-1].id
+                    self.post_message(
+                        self.Reasoned([(e.data.idx, e.data.attempt, e.data.delta) for e in events])
+                    )
+                elif self.result is not None:
+                    return  # the game is over and everything it recorded has been read
+                time.sleep(self.FOLLOW_SECONDS)
+        finally:
+            store.close()
+
+    @on(Reasoned)
+    def reasoned(self, message: Reasoned) -> None:
+        self.reasoning.extend(message.pieces)
+        self._thoughts()
 
     def _thoughts(self) -> None:
         shown = self.query_one("#thoughts", Static)
         if not self.reveal:
-            size = sum(len(r) for r in self.reasoning)
+            size = sum(len(piece) for _, _, piece in self.reasoning)
             shown.update(
                 Text(
                     f"the opponent's reasoning is hidden ({size:,} characters so far); "
@@ -272,14 +379,15 @@ class PlayScreen(Screen[None]):
                     style="dim",
                 )
             )
-        else:
+        elif not self.reasoning:
             shown.update(
-                t(
-                    "".join(self.reasoning)
-                    or "(no reasoning: the opponent is not a model, or it has not thought yet)",
-                    "italic",
+                Text(
+                    "(no reasoning: the opponent is not a model, or it has not thought yet)",
+                    style="dim italic",
                 )
             )
+        else:
+            shown.update(reasoning_by_decision(self.reasoning))
 
     def _status(self) -> None:
         if self.result is not None:
@@ -287,7 +395,7 @@ class PlayScreen(Screen[None]):
         status = Text()
         if self.ctx is not None:
             status.append(f"turn {self.ctx.turn} · your move: ", style="bold")
-            status.append("type a number or pick with ↑↓ Enter")
+            status.append("type its number, or ↑↓ then Enter")
             if self.typed:
                 status.append(f" · {self.typed}▏", style="bold yellow")
         else:
@@ -296,3 +404,13 @@ class PlayScreen(Screen[None]):
                 style="yellow",
             )
         self.query_one("#status", Static).update(status)
+
+
+def reasoning_by_decision(pieces: list[tuple[int, int, str]]) -> Group:
+    """The opponent's reasoning, each decision (and each retried attempt) under its own rule."""
+    parts: list[RenderableType] = []
+    for (index, attempt), group in groupby(pieces, key=lambda p: (p[0], p[1])):
+        title = f"decision {index + 1}" + (f", attempt {attempt + 1}" if attempt else "")
+        parts.append(Rule(title, style="dim", align="left"))
+        parts.append(t("".join(piece for _, _, piece in group), "italic"))
+    return Group(*parts)

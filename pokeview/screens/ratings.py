@@ -5,6 +5,7 @@ The fit and its 200 bootstrap samples run in a thread; the screen stays responsi
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -15,12 +16,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
-from textual.worker import Worker, WorkerState
 
 from pokeview.ratings.report import Findings, findings, gather
-from pokeview.ratings.summary import Report
+from pokeview.ratings.summary import PROVISIONAL_UNDER, Report
+from pokeview.screens.help import HELP
 from pokeview.widgets.render import t
 
 AXIS_WIDTH = 36
@@ -74,9 +76,11 @@ def render_report(report: Report) -> Group:
     table = Table(title=f"{report.scope}: {report.games} games", title_justify="left", expand=False)
     table.add_column("player")
     table.add_column("Elo", justify="right")
-    table.add_column(f"95% interval, {lo:.0f} … {hi:.0f}")
+    table.add_column("95% interval", justify="right")
+    table.add_column(f"on one axis, {lo:.0f} … {hi:.0f}")
+    table.add_column("games", justify="right")
     table.add_column("W-L-T", justify="right")
-    table.add_column("win %", justify="right")
+    table.add_column("win % (95%)", justify="right")
     for p in report.players:
         name = t(p.name, "bold")
         if p.provisional:
@@ -84,13 +88,15 @@ def render_report(report: Report) -> Group:
         table.add_row(
             name,
             f"{p.rating:.0f}",
+            f"{p.low:.0f} – {p.high:.0f}",
             interval_bar(p.low, p.rating, p.high, lo, hi),
+            str(p.games),
             f"{p.wins}-{p.losses}-{p.ties}",
-            f"{100 * p.win_rate:.0f}",
+            f"{100 * p.win_rate:.0f} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})",
         )
     parts.append(table)
     names = [p.name for p in report.players]
-    matrix = Table(title="head to head (row's score against column)", title_justify="left")
+    matrix = Table(title="head to head: row's score against column (games)", title_justify="left")
     matrix.add_column("")
     for name in names:
         matrix.add_column(t(name[:12]), justify="center")
@@ -102,7 +108,7 @@ def render_report(report: Report) -> Group:
                 cells.append(Text(""))
             else:
                 score = cell[0] / cell[1]
-                cells.append(Text(f" {100 * score:.0f}% ", style=heat(score)))
+                cells.append(Text(f" {100 * score:.0f}% ({cell[1]}) ", style=heat(score)))
         matrix.add_row(t(a[:16]), *cells)
     parts.append(matrix)
     figures = Table(title="cost, tokens and reliability", title_justify="left")
@@ -132,13 +138,13 @@ def render_report(report: Report) -> Group:
             pct(p.autopilot_rate),
         )
     parts.append(figures)
-    parts.append(
-        t(
-            f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "
-            f"{report.excluded_errors} error games left out.",
-            "dim",
-        )
+    notes = (
+        f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "
+        f"{report.excluded_errors} error games left out."
     )
+    if any(p.provisional for p in report.players):
+        notes += f" (prov.): provisional, fewer than {PROVISIONAL_UNDER} valid games."
+    parts.append(t(notes, "dim"))
     return Group(*parts)
 
 
@@ -198,8 +204,9 @@ def render_findings(f: Findings) -> Group:
 class RatingsScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f5", "reload", "refit", id="ratings.reload"),
-        Binding("escape,q", "leave", "back", id="ratings.back"),
+        HELP,
+        Binding("f5,r", "reload", "refit", id="ratings.reload"),
+        Binding("q,escape", "leave", "back", id="ratings.back"),
     ]
 
     def __init__(self, store_path: Path, run: str | None = None) -> None:
@@ -210,40 +217,49 @@ class RatingsScreen(Screen[None]):
         yield Header()
         with VerticalScroll():
             yield Static("fitting ratings and drawing 200 bootstrap samples…", id="report")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = f"ratings · {'run ' + self.run if self.run else 'all games'}"
         self.fit()
 
-    @work(thread=True, exclusive=True, group="fit")
-    def fit(self) -> Report | Findings:
+    @dataclass
+    class Fitted(Message):
+        result: Report | Findings
+
+    @dataclass
+    class Failed(Message):
+        error: str
+
+    @work(thread=True, exclusive=True, group="fit", exit_on_error=False)
+    def fit(self) -> None:
         from pokeview.ratings.summary import build_report
         from pokeview.store import open_store
 
-        store = open_store(self.store_path)
         try:
-            if self.run:  # one run or ladder: the report's findings too
-                return gather(store, self.run)
-            return build_report(store, self.run)
-        finally:
-            store.close()
+            store = open_store(self.store_path)
+            try:
+                if self.run:  # one run or ladder: the report's findings too
+                    self.post_message(self.Fitted(gather(store, self.run)))
+                else:
+                    self.post_message(self.Fitted(build_report(store, self.run)))
+            finally:
+                store.close()
+        except Exception as exc:  # an unknown run, a broken file: said in the screen
+            self.post_message(self.Failed(f"could not fit: {exc}"))
 
-    @on(Worker.StateChanged)
-    def fitted(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "fit":
-            return
-        if event.state == WorkerState.SUCCESS:
-            result = event.worker.result
-            if isinstance(result, Findings):
-                drawn = Group(render_report(result.report), render_findings(result))
-            else:
-                drawn = render_report(result)
-            self.query_one("#report", Static).update(drawn)
-        elif event.state == WorkerState.ERROR:
-            self.query_one("#report", Static).update(
-                t(f"could not fit: {event.worker.error}", "red")
-            )
+    @on(Fitted)
+    def fitted(self, message: Fitted) -> None:
+        result = message.result
+        if isinstance(result, Findings):
+            drawn: Any = Group(render_report(result.report), render_findings(result))
+        else:
+            drawn = render_report(result)
+        self.query_one("#report", Static).update(drawn)
+
+    @on(Failed)
+    def failed(self, message: Failed) -> None:
+        self.query_one("#report", Static).update(t(message.error, "red"))
 
     def action_reload(self) -> None:
         self.fit()

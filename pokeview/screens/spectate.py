@@ -1,20 +1,29 @@
 """Spectate a running tournament: the games in flight, whose decision is pending and for how
 long, finished games and the run's live standings. It only reads the record the runner writes,
-so any number of spectators can watch from other terminals without slowing the runner."""
+so any number of spectators can watch from other terminals without slowing the runner.
+
+A thread worker reads the record (never the UI thread) and posts what it found; with no run
+named it follows the running runs, and once they have finished, the latest run's results."""
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
+from textual.worker import get_current_worker
 
+from pokeview.screens.help import HELP
 from pokeview.store.events import EventKind
+from pokeview.text import strip_control
 from pokeview.widgets.render import t
 
 POLL_SECONDS = 1.0
@@ -61,25 +70,108 @@ class GameSummary:
                     self.asked[side] = event.at
         return bool(events)
 
-    def waiting(self, now: float) -> str:
-        return ", ".join(f"{s} {now - at:.0f}s" for s, at in self.asked.items() if at) or "-"
+
+@dataclass
+class Seen:
+    """One look at the record: what the screen shows, read off the UI thread."""
+
+    scope: str  # which runs these are
+    running: list[tuple[int, str, str, str, int, str, str, dict[str, float | None]]]
+    ended: tuple[int, int]  # (count, newest id): changes whenever a game ends
+    finished: list[tuple[str, str, str, str, str, str]] | None = None  # when `ended` changed
+    standings: dict[str, list[int]] = field(default_factory=dict)
+
+
+class Reader:
+    """Everything the spectator reads, kept in the worker's thread with its own connection."""
+
+    def __init__(self, store, run: str | None) -> None:  # noqa: ANN001 - a Store
+        self.store, self.run = store, run
+        self.summaries: dict[int, GameSummary] = {}
+        self.ended_seen: tuple[int, int] | None = None
+
+    def runs(self) -> tuple[str, list[int]]:
+        store = self.store
+        if self.run:
+            run = store.run(self.run)
+            return f"run {run.name}", [run.id]
+        runs = store.runs()
+        running = [r for r, _ in runs if r.state == "running"]
+        if running:
+            return "running runs: " + ", ".join(r.name for r in running), [r.id for r in running]
+        if runs:  # all done: the latest run's results rather than an empty screen
+            latest = runs[0][0]
+            return f"latest run {latest.name} ({latest.state})", [latest.id]
+        return "no runs yet", []
+
+    def look(self) -> Seen:
+        store = self.store
+        scope, run_ids = self.runs()
+        running = store.running_games(run_ids)
+        ids = {r["id"] for r in running}
+        for gone in set(self.summaries) - ids:
+            del self.summaries[gone]  # finished, or interrupted by a runner that died
+        rows = []
+        for r in running:
+            summary = self.summaries.get(r["id"])
+            if summary is None:
+                run = store.run_name(r["run_id"]) or "-"
+                summary = GameSummary(r["id"], r["p1"], r["p2"], run)
+                self.summaries[r["id"]] = summary
+            summary.update(store)
+            rows.append(
+                (
+                    summary.game_id,
+                    summary.run,
+                    summary.p1,
+                    summary.p2,
+                    summary.turn,
+                    team_left(summary.state["p1"]),
+                    team_left(summary.state["p2"]),
+                    dict(summary.asked),
+                )
+            )
+        seen = Seen(scope, rows, store.ended_mark(run_ids))
+        if seen.ended != self.ended_seen:
+            self.ended_seen = seen.ended
+            seen.finished = []
+            for r in store.ended_games(run_ids, limit=30):
+                winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
+                seen.finished.append(
+                    (str(r["id"]), r["p1"], r["p2"], winner, str(r["turns"] or "-"), r["status"])
+                )
+            for r in store.results(run_ids):
+                for side, other in (("p1", "p2"), ("p2", "p1")):
+                    tally = seen.standings.setdefault(r[side], [0, 0, 0])
+                    tally[0 if r["winner"] == side else 1 if r["winner"] == other else 2] += 1
+        return seen
+
+
+def waiting(asked: dict[str, float | None], now: float) -> str:
+    return ", ".join(f"{s} {now - at:.0f}s" for s, at in asked.items() if at) or "-"
 
 
 class SpectateScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
+        HELP,
         Binding("enter", "open", "watch live", id="spectate.open"),
-        Binding("escape,q", "leave", "back", id="spectate.back"),
+        Binding("q,escape", "leave", "back", id="spectate.back"),
     ]
+
+    @dataclass
+    class Looked(Message):
+        seen: Seen
+
+    @dataclass
+    class Failed(Message):
+        error: str
 
     def __init__(self, store_path: Path, run: str | None = None) -> None:
         super().__init__()
         self.store_path, self.run = store_path, run
-        self.summaries: dict[int, GameSummary] = {}
-        self.ticked = 0.0
-        self.finished_seen: tuple[int, int] | None = None
-        self.store = None
-        self.run_ids: list[int] = []
+        self.rows: dict[int, tuple] = {}
+        self.ended_seen: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -88,136 +180,103 @@ class SpectateScreen(Screen[None]):
         yield Static("finished", id="done-title")
         yield DataTable(id="done", cursor_type="row")
         yield Static(id="standings")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        from pokeview.store import open_store
-
-        self.title = f"spectate · {'run ' + self.run if self.run else 'all running runs'}"
-        self.store = open_store(self.store_path)
-        columns = self.query_one("#running", DataTable).add_columns(
+        self.title = f"spectate · {'run ' + self.run if self.run else 'the running runs'}"
+        self.columns = self.query_one("#running", DataTable).add_columns(
             "game", "run", "p1", "p2", "turn", "p1 left", "p2 left", "waiting for"
         )
-        self.columns = columns
         self.query_one("#done", DataTable).add_columns(
             "game", "p1", "p2", "winner", "turns", "status"
         )
         self.query_one("#running", DataTable).focus()
-        self.poll()
-        self.set_interval(POLL_SECONDS, self.poll)
+        self.follow()
+        self.set_interval(1.0, self._clock)
 
-    def on_unmount(self) -> None:
-        if self.store is not None:
-            self.store.close()
+    @work(thread=True, exclusive=True, group="follow", exit_on_error=False)
+    def follow(self) -> None:
+        from pokeview.store import open_store
 
-    def _runs(self) -> list[int]:
-        assert self.store is not None
-        if self.run:
-            return [self.store.run(self.run).id]
-        return [r.id for r, _ in self.store.runs() if r.state == "running"]
+        worker = get_current_worker()
+        store = None
+        reader = None
+        while not worker.is_cancelled:
+            try:
+                if store is None:
+                    store = open_store(self.store_path)
+                    reader = Reader(store, self.run)
+                assert reader is not None
+                self.post_message(self.Looked(reader.look()))
+            except Exception as exc:  # the run does not exist yet, or the file went away
+                self.post_message(self.Failed(str(exc)))
+            time.sleep(POLL_SECONDS)
+        if store is not None:
+            store.close()
 
-    def poll(self) -> None:
-        """Read what changed; redraw only what changed (spectators must stay cheap)."""
-        store = self.store
-        if store is None:
-            return
-        try:
-            self.run_ids = self._runs()
-        except Exception as exc:  # the run does not exist yet, or the file went away
-            self.query_one("#standings", Static).update(t(f"{exc}", "red"))
-            return
-        running = store.running_games(self.run_ids)
-        ids = [r["id"] for r in running]
-        reshaped = set(ids) != set(self.summaries)
-        changed: set[int] = set()
-        for gone in set(self.summaries) - set(ids):
-            del self.summaries[gone]  # finished, or interrupted by a runner that died
-        for r in running:
-            summary = self.summaries.get(r["id"])
-            if summary is None:
-                summary = GameSummary(r["id"], r["p1"], r["p2"], self._run_name(r["run_id"]))
-                self.summaries[r["id"]] = summary
-            if summary.update(store):
-                changed.add(r["id"])
-        now = time.time()
+    @on(Failed)
+    def failed(self, message: Failed) -> None:
+        self.query_one("#standings", Static).update(t(message.error, "red"))
+
+    @on(Looked)
+    def looked(self, message: Looked) -> None:
+        """Redraw only what changed (spectators must stay cheap)."""
+        seen = message.seen
+        self.sub_title = strip_control(seen.scope)
         table = self.query_one("#running", DataTable)
-        tick = now - self.ticked >= 1
-        if not reshaped:  # the same games: change their cells in place (no relayout)
-            for game_id in ids:
-                g = self.summaries[game_id]
-                if game_id in changed:
+        now = time.time()
+        rows = {row[0]: row for row in seen.running}
+        if set(rows) == set(self.rows):  # the same games: change their cells in place
+            for game_id, row in rows.items():
+                if row != self.rows[game_id]:
                     for column, value in zip(
-                        self.columns[4:7],
-                        (str(g.turn), team_left(g.state["p1"]), team_left(g.state["p2"])),
-                        strict=True,
+                        self.columns[4:8], self._cells(row, now)[4:], strict=True
                     ):
                         table.update_cell(str(game_id), column, value)
-                if game_id in changed or tick:
-                    table.update_cell(str(game_id), self.columns[7], g.waiting(now))
-            if tick:
-                self.ticked = now
         else:
             cursor = table.cursor_row
             table.clear()
-            for game_id in ids:
-                g = self.summaries[game_id]
-                table.add_row(
-                    str(game_id),
-                    t(g.run),
-                    t(g.p1),
-                    t(g.p2),
-                    str(g.turn),
-                    team_left(g.state["p1"]),
-                    team_left(g.state["p2"]),
-                    g.waiting(now),
-                    key=str(game_id),
-                )
+            for game_id, row in rows.items():
+                table.add_row(*self._cells(row, now), key=str(game_id))
             if table.row_count:
                 table.move_cursor(row=min(cursor, table.row_count - 1))
-            self.query_one("#running-title", Static).update(f"running games: {len(ids)}")
-        self._finished(store)
+            self.query_one("#running-title", Static).update(f"running games: {len(rows)}")
+        self.rows = rows
+        if seen.finished is not None:
+            self._finished(seen)
 
-    def _run_name(self, run_id: int | None) -> str:
-        if run_id is None or self.store is None:
-            return "-"
-        return self.store.run_name(run_id) or "-"
+    @staticmethod
+    def _cells(row: tuple, now: float) -> tuple:
+        game_id, run, p1, p2, turn, left1, left2, asked = row
+        return (str(game_id), t(run), t(p1), t(p2), str(turn), left1, left2, waiting(asked, now))
 
-    def _finished(self, store) -> None:
-        seen = store.ended_mark(self.run_ids)
-        if seen == self.finished_seen:
-            return
-        self.finished_seen = seen
+    def _clock(self) -> None:
+        """The waiting times go on between looks."""
+        table = self.query_one("#running", DataTable)
+        now = time.time()
+        for game_id, row in self.rows.items():
+            table.update_cell(str(game_id), self.columns[7], waiting(row[7], now))
+
+    def _finished(self, seen: Seen) -> None:
         done = self.query_one("#done", DataTable)
-        rows = store.ended_games(self.run_ids, limit=30)
         done.clear()
-        for r in rows:
-            winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
-            done.add_row(
-                str(r["id"]),
-                t(r["p1"]),
-                t(r["p2"]),
-                t(winner),
-                str(r["turns"] or "-"),
-                t(r["status"]),
-                key=str(r["id"]),
-            )
-        standings: dict[str, list[float]] = {}
-        for r in store.results(self.run_ids):
-            for side, other in (("p1", "p2"), ("p2", "p1")):
-                s = standings.setdefault(r[side], [0, 0, 0])
-                s[0 if r["winner"] == side else 1 if r["winner"] == other else 2] += 1
+        for game_id, p1, p2, winner, turns, status in seen.finished or ():
+            done.add_row(game_id, t(p1), t(p2), t(winner), turns, t(status), key=game_id)
         line = Text("standings: ", style="bold")
         order = sorted(
-            standings.items(), key=lambda kv: -(kv[1][0] + kv[1][2] / 2) / max(1, sum(kv[1]))
+            seen.standings.items(),
+            key=lambda kv: -(kv[1][0] + kv[1][2] / 2) / max(1, sum(kv[1])),
         )
         for n, (name, (won, lost, tied)) in enumerate(order):
             if n:
                 line.append(" · ")
             line.append_text(t(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
-        self.query_one("#done-title", Static).update(f"finished: {seen[0]} (the newest 30 below)")
+        self.query_one("#done-title", Static).update(
+            f"finished: {seen.ended[0]} (the newest 30 below)"
+        )
         self.query_one("#standings", Static).update(
-            line if standings else Text("no finished games yet", style="dim")
+            line if seen.standings else Text("no finished games yet", style="dim")
         )
 
     def action_open(self) -> None:

@@ -2,12 +2,17 @@
 
 Keys follow Showdown's replay viewer where they can: ←/→ a turn, Home/End first and last,
 Space play/pause, -/+ slower/faster; "," and "." step one decision; type a number and Enter to
-go to that turn; s switches side (p1, p2, spectator).
+go to that turn; s switches side (p1, p2, spectator). `?` lists them all.
+
+The record is read by thread workers (never on the UI thread): one loads the game, and for a
+live game one follows it, posting what is new. Position, side and speed are reactive: actions
+only change them, and one redraw follows however many changed.
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import ClassVar
 
@@ -16,41 +21,98 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.reactive import var
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Header, RichLog, Static
-from textual.worker import Worker, WorkerState
+from textual.widgets import Footer, Header, Static
+from textual.worker import get_current_worker
 
-from pokeview.battle.replay import END, VIEWS, Replay
+from pokeview.battle.replay import END, VIEWS, News, Replay
+from pokeview.screens.help import HELP
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 from pokeview.widgets.render import t
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+TURN = Binding.Group("turn")
+STEP = Binding.Group("decision")
+ENDS = Binding.Group("first/last")
+SPEED = Binding.Group("speed")
 
 
 class WatchScreen(Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    # Declared once: the footer shows them in this order (the most used first, so that they
+    # fit at 80 columns), the ? screen and the command palette list them all.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("left", "turn(-1)", "◀ turn", id="watch.turn_back", priority=True),
-        Binding("right", "turn(1)", "turn ▶", id="watch.turn_forward", priority=True),
-        Binding("comma", "step(-1)", "◀ decision", id="watch.step_back", priority=True),
-        Binding("full_stop", "step(1)", "decision ▶", id="watch.step_forward", priority=True),
-        Binding("home", "first", "first", id="watch.first", priority=True),
-        Binding("end", "last", "last", id="watch.last", priority=True),
-        Binding("space", "play", "play/pause", id="watch.play", priority=True),
-        Binding("minus", "speed(-1)", "slower", id="watch.slower"),
-        Binding("plus,equals_sign", "speed(1)", "faster", id="watch.faster"),
-        Binding("s", "side", "switch side", id="watch.side"),
-        Binding("c", "conversation", "conversation", id="watch.conversation"),
-        Binding("p", "prompt", "prompt", id="watch.prompt"),
+        HELP,
+        Binding("left", "turn(-1)", "◀ turn", id="watch.turn_back", priority=True, group=TURN),
+        Binding("right", "turn(1)", "turn ▶", id="watch.turn_forward", priority=True, group=TURN),
+        Binding(
+            "space",
+            "play",
+            "play",
+            id="watch.play",
+            priority=True,
+            key_display="␣",
+            tooltip="play/pause",
+        ),
+        Binding("s", "side", "side", id="watch.side", tooltip="switch side (p1, p2, spectator)"),
+        Binding("p", "prompt", "prompt", id="watch.prompt", tooltip="prompt (the inspector)"),
+        Binding("q,escape", "leave", "back", id="watch.back"),
+        Binding("comma", "step(-1)", "◀ decision", id="watch.step_back", priority=True, group=STEP),
+        Binding(
+            "full_stop", "step(1)", "decision ▶", id="watch.step_forward", priority=True, group=STEP
+        ),
+        Binding(
+            "c",
+            "conversation",
+            "conversation",
+            id="watch.conversation",
+            tooltip="conversation: show or hide the whole conversation below the decision",
+        ),
         Binding("f", "fork", "play on from here", id="watch.fork"),
-        Binding("l", "live", "live", id="watch.live", show=False),
-        Binding("escape,q", "leave", "back", id="watch.back"),
+        Binding("home", "first", "first", id="watch.first", priority=True, show=False),
+        Binding("end", "last", "last", id="watch.last", priority=True, show=False),
+        Binding("minus", "speed(-1)", "slower", id="watch.slower", show=False),
+        Binding("plus,equals_sign", "speed(1)", "faster", id="watch.faster", show=False),
+        Binding("l", "live", "back to live", id="watch.live", show=False),
+        Binding(
+            "pageup", "scroll_pane(-1)", "scroll the decision up", id="watch.pane_up", show=False
+        ),
+        Binding(
+            "pagedown",
+            "scroll_pane(1)",
+            "scroll the decision down",
+            id="watch.pane_down",
+            show=False,
+        ),
+    ]
+    KEY_NOTES: ClassVar[list[tuple[str, str]]] = [
+        ("0-9 Enter", "go to that turn (Backspace corrects, Esc forgets)"),
     ]
     POLL_SECONDS = 0.25
+
+    position: var[int] = var(0, init=False)
+    view: var[str] = var("p1", init=False)
+    speed: var[int] = var(2, init=False)
+    playing: var[bool] = var(False, init=False)
+
+    @dataclass
+    class Loaded(Message):
+        replay: Replay
+
+    @dataclass
+    class Followed(Message):
+        news: News
+
+    @dataclass
+    class Failed(Message):
+        error: str
 
     def __init__(
         self, store_path: Path, game_id: int, view: str = "p1", live: bool = False
@@ -58,60 +120,101 @@ class WatchScreen(Screen[None]):
         super().__init__()
         self.live = live  # follow a game while it is played
         self.following = live
-        self.poller = None
         self.store_path = store_path
         self.game_id = game_id
-        self.view = view
-        self.position = 0
+        self.set_reactive(WatchScreen.view, view)
         self.replay: Replay | None = None
         self.whole = False
-        self.speed = 2
         self.timer: Timer | None = None
         self.typed = ""
-        self.log_shown = 0  # lines of the log already written to the RichLog
+        self.shown_decision: tuple | None = None  # what the decision pane shows now
+        self._redraw_pending = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="body"):
             yield BattleColumn(id="left")
-            with VerticalScroll(id="right"):
+            with VerticalScroll(id="right", can_focus=False):
                 yield DecisionPane(id="decision")
         yield Static(id="status")
-        yield Footer()
+        yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.query_one("#status", Static).update("loading the game…")
         self.load()
 
-    @work(thread=True, exclusive=True, group="load")
-    def load(self) -> Replay:
+    # -- reading the record (thread workers) -----------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def load(self) -> None:
         from pokeview.store import open_store
 
-        store = open_store(self.store_path)
         try:
-            return Replay.load(store, self.game_id)
+            store = open_store(self.store_path)
+            try:
+                self.post_message(self.Loaded(Replay.load(store, self.game_id)))
+            finally:
+                store.close()
+        except Exception as exc:  # a missing game, a broken file: said in the screen
+            self.post_message(self.Failed(f"could not load game {self.game_id}: {exc}"))
+
+    @work(thread=True, exclusive=True, group="follow", exit_on_error=False)
+    def follow(self, replay: Replay) -> None:
+        """Live: read what the runner wrote since the last look, and post it."""
+        from pokeview.store import open_store
+
+        tail = replay.tail
+        assert tail is not None
+        worker = get_current_worker()
+        try:
+            store = open_store(self.store_path)
+        except Exception as exc:
+            self.post_message(self.Failed(f"stopped following: {exc}"))
+            return
+        try:
+            while not worker.is_cancelled and not tail.ended:
+                news = tail.read(store)
+                if news is not None:
+                    self.post_message(self.Followed(news))
+                time.sleep(self.POLL_SECONDS)
+        except Exception as exc:  # the game was interrupted and deleted, or the file went away
+            self.post_message(self.Failed(f"stopped following: {exc}"))
         finally:
             store.close()
 
-    @on(Worker.StateChanged)
-    def loaded(self, event: Worker.StateChanged) -> None:
-        if event.worker.group != "load":
-            return
-        if event.state == WorkerState.SUCCESS:
-            self.replay = event.worker.result
-            self._titles()
-            if self.following:
-                self.position = len(self.frames) - 1
-            self.refresh_view(rewrite=True)
-            if self.live:
-                from pokeview.store import open_store
+    @on(Loaded)
+    def loaded(self, message: Loaded) -> None:
+        self.replay = message.replay
+        self._titles()
+        if self.following:
+            self.set_reactive(WatchScreen.position, len(self.frames) - 1)
+        self.redraw()
+        if self.live and not self.replay.ended:
+            self.follow(self.replay)
+            self.set_interval(1.0, self._thinking_clock)
 
-                self.poller = open_store(self.store_path)
-                self.set_interval(self.POLL_SECONDS, self.poll)
-        elif event.state == WorkerState.ERROR:
-            self.query_one("#status", Static).update(
-                t(f"could not load game {self.game_id}: {event.worker.error}")
+    @on(Followed)
+    def followed(self, message: Followed) -> None:
+        if self.replay is None:
+            return
+        self.replay.apply(message.news)
+        self._titles()
+        if self.following:
+            self.set_reactive(WatchScreen.position, len(self.frames) - 1)
+        self.redraw()
+
+    @on(Failed)
+    def failed(self, message: Failed) -> None:
+        self.query_one("#status", Static).update(t(message.error, "bold red"))
+        if self.replay is None:
+            self.query_one(DecisionPane).update(
+                t(f"{message.error}\n\nq goes back; `pokeview list` shows the games there are.")
             )
+
+    def _thinking_clock(self) -> None:
+        if self.following and self.replay and not self.replay.ended:
+            self.shown_decision = None  # the "thinking… N s" line changes every second
+            self.redraw()
 
     def _titles(self) -> None:
         assert self.replay is not None
@@ -121,25 +224,30 @@ class WatchScreen(Screen[None]):
         fork = f" · fork of game {game.parent_game}" if game.parent_game else ""
         self.sub_title = strip_control(f"{game.format} · {state} · winner {game.winner_name}{fork}")
 
-    def poll(self) -> None:
-        """Live mode: read what the runner wrote since the last look (a few small queries)."""
-        if self.replay is None or self.poller is None:
-            return
-        try:
-            changed = self.replay.update(self.poller)
-        except Exception as exc:  # the game was interrupted and deleted, or the file went away
-            self.query_one("#status", Static).update(t(f"stopped following: {exc}"))
-            self.poller = None
-            return
-        if self.following:
-            self.position = len(self.frames) - 1
-        if changed or self.following:
-            self._titles()
-            self.refresh_view()
+    # -- reactive state ------------------------------------------------------------------------
 
-    def on_unmount(self) -> None:
-        if self.poller is not None:
-            self.poller.close()
+    def validate_position(self, position: int) -> int:
+        return max(0, min(position, len(self.frames) - 1))
+
+    def watch_position(self) -> None:
+        self.redraw()
+
+    def watch_view(self) -> None:
+        self.redraw()
+
+    def watch_speed(self) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self._draw_status()
+
+    def watch_playing(self, playing: bool) -> None:
+        if self.timer:
+            self.timer.stop()
+            self.timer = None
+        if playing:
+            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
+        self._draw_status()
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -147,22 +255,35 @@ class WatchScreen(Screen[None]):
     def frames(self) -> list:
         return self.replay.frames[self.view] if self.replay else []
 
-    def refresh_view(self, rewrite: bool = False) -> None:
+    def redraw(self) -> None:
+        """Draw once after this round of changes, however many reactives changed."""
+        if not self._redraw_pending:
+            self._redraw_pending = True
+            self.call_next(self._redraw)
+
+    def _redraw(self) -> None:
+        if self._redraw_pending:  # not already drawn by someone who could not wait
+            self._redraw_pending = False
+            self.refresh_view()
+
+    def refresh_view(self) -> None:
         replay = self.replay
         if replay is None:
             return
         if not self.frames:  # nothing to decide yet: a live game's log is still worth showing
-            if self.following:
-                self._draw_log(rewrite)
+            side = "p2" if self.view == "p2" else "p1"
+            words = replay.words[side]
+            self.query_one(BattleLog).show(words, len(words), 0)
             return
-        self.position = max(0, min(self.position, len(self.frames) - 1))
-        frame = self.frames[self.position]
+        position = self.validate_position(self.position)
+        frame = self.frames[position]
         names = {"p1": replay.game.p1, "p2": replay.game.p2}
         if self.view == "spectator":
-            near = replay.state_of("spectator", self.position, "p1")
-            far = replay.state_of("spectator", self.position, "p2")
+            near = replay.state_of("spectator", position, "p1")
+            far = replay.state_of("spectator", position, "p2")
         else:
-            near, far = frame.state, None
+            # The snapshot carried forward to the frame's moment (the end has no snapshot).
+            near, far = replay.state_of(self.view, position, self.view), None
         self.query_one(Board).show(
             view=self.view,
             turn=frame.turn,
@@ -171,47 +292,71 @@ class WatchScreen(Screen[None]):
             names=names,
             public=replay.game.is_imported_replay,
         )
-        self._draw_log(rewrite)
-        player = names[frame.side]
-        conversation = None
-        if self.whole and replay.decision(frame) is not None:
-            conversation = [
-                m
-                for d in replay_decisions(replay, frame.side, frame.index)
-                for m in d.detail.get("messages", [])
-            ]
-        decision = replay.decision(frame)
-        if decision is None and frame.event_id != END and replay.game.status == "running":
-            thinking = "".join(replay.reasoning.get((frame.side, frame.index), []))
-            self.query_one(DecisionPane).show_thinking(player, time.time() - frame.at, thinking)
-        else:
-            note = None
-            if replay.game.is_imported_replay and frame.event_id != END:
-                note = "An imported Showdown replay: the log is public, the choices unknown."
-            self.query_one(DecisionPane).show(decision, player, self.whole, conversation, note)
+        self._draw_log(frame)
+        self._draw_decision(frame)
         self._draw_status()
 
-    def _draw_log(self, rewrite: bool) -> None:
-        assert self.replay is not None
-        if self.following:  # live: every line written so far, not only up to the last decision
-            lines = self.replay.words["p2" if self.view == "p2" else "p1"]
+    def _draw_decision(self, frame) -> None:  # noqa: ANN001 - a replay Frame
+        """The decision pane is drawn again (and scrolled to its top) only when it changes."""
+        replay = self.replay
+        assert replay is not None
+        decision = replay.decision(frame)
+        thinking = decision is None and frame.event_id != END and replay.game.status == "running"
+        key = (
+            frame.side,
+            frame.index,
+            frame.event_id == END,
+            self.whole,
+            decision.id if decision else None,
+            len(replay.reasoning.get((frame.side, frame.index), ())) if thinking else 0,
+            replay.game.status,
+        )
+        if key == self.shown_decision:
+            return
+        same_decision = self.shown_decision is not None and self.shown_decision[:3] == key[:3]
+        self.shown_decision = key
+        pane = self.query_one(DecisionPane)
+        player = replay.game.p1 if frame.side == "p1" else replay.game.p2
+        if frame.event_id == END:
+            pane.show_end(replay.game)
+        elif thinking:
+            text = "".join(replay.reasoning.get((frame.side, frame.index), []))
+            pane.show_thinking(player, time.time() - frame.at, text)
         else:
-            lines = self.replay.log_upto(self.view, self.position)
-        log = self.query_one(RichLog)
-        if rewrite or len(lines) < self.log_shown:
-            log.clear()
-            self.log_shown = 0
-        current = self.frames[self.position].turn if self.frames else 0
-        for turn, line in lines[self.log_shown :]:
-            style = "bold" if line.startswith("== Turn") else ("" if turn >= current - 1 else "dim")
-            log.write(t(line, style))
-        self.log_shown = len(lines)
+            conversation = None
+            if self.whole and decision is not None:
+                conversation = [
+                    m
+                    for d in replay_decisions(replay, frame.side, frame.index)
+                    for m in d.detail.get("messages", [])
+                ]
+            note = None
+            if replay.game.is_imported_replay:
+                note = "An imported Showdown replay: the log is public, the choices unknown."
+            pane.show(decision, player, conversation, note)
+        right = self.query_one("#right", VerticalScroll)
+        if thinking:
+            right.scroll_end(animate=False)
+        elif not same_decision:
+            right.scroll_home(animate=False)
+
+    def _draw_log(self, frame) -> None:  # noqa: ANN001 - a replay Frame
+        assert self.replay is not None
+        side = "p2" if self.view == "p2" else "p1"
+        words = self.replay.words[side]
+        # Live: every line written so far, not only up to the last decision.
+        following = self.following
+        count = len(words) if following else self.replay.log_count(self.view, self.position)
+        self.query_one(BattleLog).show(words, count, frame.turn)
 
     def _draw_status(self) -> None:
-        frame = self.frames[self.position]
         status = Text()
-        status.append(f"turn {frame.turn}", style="bold")
-        status.append(f" · frame {self.position + 1}/{len(self.frames)} · view {self.view}")
+        if self.frames:
+            frame = self.frames[self.validate_position(self.position)]
+            status.append(f"turn {frame.turn}", style="bold")
+            status.append(f" · frame {self.position + 1}/{len(self.frames)} · view {self.view}")
+        else:
+            status.append("no decision yet", style="bold")
         status.append(f" · {'playing' if self.timer else 'paused'} ×{SPEEDS[self.speed]:g}")
         if self.live and self.replay and self.replay.game.status == "running":
             if self.following:
@@ -220,75 +365,72 @@ class WatchScreen(Screen[None]):
                 status.append(" · l: back to live", style="bold yellow")
         if self.typed:
             status.append(f" · go to turn {self.typed}▏ (Enter)", style="bold yellow")
-        self.query_one("#status", Static).update(status)
+        self.query_one("#status", Static).update(status, layout=False)  # always one line
+
+    def on_resize(self) -> None:
+        self.query_one(Board).redraw()
 
     # -- actions -------------------------------------------------------------------------------
 
-    def action_step(self, delta: int) -> None:
-        self.position += delta
+    def _go(self, position: int) -> None:
+        self.position = position
         self.following = self.live and self.position >= len(self.frames) - 1
-        self.refresh_view()
+
+    def action_step(self, delta: int) -> None:
+        self._go(self.position + delta)
 
     def action_live(self) -> None:
         if self.live:
             self.following = True
             self.position = len(self.frames) - 1
-            self.refresh_view()
+            self.redraw()
 
     def action_turn(self, delta: int) -> None:
-        if not self.frames:
+        if not self.frames or self.replay is None:
             return
         turn = self.frames[self.position].turn + delta
         if delta < 0:
-            self.position = (
-                self.replay.position_of_turn(self.view, max(turn, 0)) if self.replay else 0
-            )
+            self._go(self.replay.position_of_turn(self.view, max(turn, 0)))
         else:
-            nxt = self.replay.position_of_turn(self.view, turn) if self.replay else 0
-            self.position = max(nxt, self.position + 1)
-        self.following = self.live and self.position >= len(self.frames) - 1
-        self.refresh_view()
+            self._go(max(self.replay.position_of_turn(self.view, turn), self.position + 1))
 
     def action_first(self) -> None:
-        self.position = 0
-        self.refresh_view()
+        self._go(0)
 
     def action_last(self) -> None:
-        self.position = len(self.frames) - 1
-        self.refresh_view()
+        self._go(len(self.frames) - 1)
 
     def action_play(self) -> None:
-        if self.timer:
-            self.timer.stop()
-            self.timer = None
-        else:
-            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
-        self._draw_status()
+        self.playing = not self.playing
 
     def _tick(self) -> None:
         if self.position >= len(self.frames) - 1:
-            self.action_play()  # stop at the end
+            self.playing = False  # stop at the end
             return
         self.action_step(1)
 
     def action_speed(self, delta: int) -> None:
         self.speed = max(0, min(len(SPEEDS) - 1, self.speed + delta))
-        if self.timer:
-            self.timer.stop()
-            self.timer = self.set_interval(1 / SPEEDS[self.speed], self._tick)
-        self._draw_status()
 
     def action_side(self) -> None:
         if not self.replay:
             return
+        at_end = bool(self.frames) and self.position >= len(self.frames) - 1
         turn = self.frames[self.position].turn if self.frames else 0
-        self.view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
-        self.position = self.replay.position_of_turn(self.view, turn)
-        self.refresh_view(rewrite=True)
+        view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        frames = self.replay.frames[view]
+        # The last frame (how the game ended) stays the last frame in every view.
+        position = len(frames) - 1 if at_end else self.replay.position_of_turn(view, turn)
+        self.view = view
+        self.position = position
+
+    def action_scroll_pane(self, direction: int) -> None:
+        right = self.query_one("#right", VerticalScroll)
+        (right.scroll_page_down if direction > 0 else right.scroll_page_up)(animate=False)
 
     def action_conversation(self) -> None:
         self.whole = not self.whole
-        self.refresh_view()
+        self.redraw()
 
     def action_prompt(self) -> None:
         if not self.frames:
@@ -296,7 +438,10 @@ class WatchScreen(Screen[None]):
         from pokeview.screens.prompt import PromptScreen
 
         frame = self.frames[self.position]
-        self.app.push_screen(PromptScreen(self.store_path, self.game_id, frame.side, frame.index))
+        index = frame.index
+        if frame.event_id == END:  # the end has no decision of its own: show the last one
+            index = max(0, index - 1)
+        self.app.push_screen(PromptScreen(self.store_path, self.game_id, frame.side, index))
 
     def action_fork(self) -> None:
         """Take over the viewing side from this decision, against the recorded opponent."""
@@ -332,9 +477,10 @@ class WatchScreen(Screen[None]):
             self._draw_status()
             event.stop()
         elif event.key == "enter" and self.typed and self.replay:
-            self.position = self.replay.position_of_turn(self.view, int(self.typed))
+            position = self.replay.position_of_turn(self.view, int(self.typed))
             self.typed = ""
-            self.refresh_view()
+            self._go(position)
+            self._draw_status()
             event.stop()
         elif event.key == "backspace" and self.typed:
             self.typed = self.typed[:-1]

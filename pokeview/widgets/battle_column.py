@@ -3,20 +3,20 @@
 from __future__ import annotations
 
 from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.widgets import RichLog
+from textual.containers import Vertical, VerticalScroll
 
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 
 
 class BattleColumn(Vertical):
     DEFAULT_CSS = """
-    BattleColumn { width: 1fr; min-width: 40; }
-    BattleColumn #board { height: auto; max-height: 60%; }
-    BattleColumn #log { height: 1fr; border: round $primary-darken-2; padding: 0 1; }
+    BattleColumn { width: 1fr; min-width: 38; }
+    BattleColumn #board-scroll { height: auto; max-height: 70%; }
+    BattleColumn #log { height: 1fr; min-height: 4; border: round $primary-darken-2; padding: 0 1; }
     """
 
     def compose(self) -> ComposeResult:
-        yield Board(id="board")
-        # markup off: the log is Showdown's words, shown literally (min_width 20: wrap narrow)
-        yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=20)
+        with VerticalScroll(id="board-scroll", can_focus=False):
+            yield Board(id="board")
+        yield BattleLog(id="log")

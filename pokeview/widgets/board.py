@@ -8,13 +8,22 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from pokeview.widgets.render import field_line, t, team_block
+from pokeview.widgets.render import field_line, t, team_block, update_in_place
+
+COMPACT_BELOW = 34  # terminal rows: below this the benches take one line each
 
 
 class Board(Static):
     DEFAULT_CSS = """
-    Board { height: auto; padding: 0 1; border: round $primary-darken-1; }
+    Board {
+        height: auto; padding: 0 1; border: round $primary-darken-1;
+        border-title-style: bold; border-title-color: $text;
+    }
     """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.shown: dict[str, Any] | None = None
 
     def show(
         self,
@@ -28,21 +37,41 @@ class Board(Static):
     ) -> None:
         """`near` is the viewing side's snapshot; `far` is the other side's own (spectator).
         `public`: only what the log showed (an imported replay): HP in percent, teams as seen."""
-        own = not public
+        self.shown = {
+            "view": view,
+            "turn": turn,
+            "near": near,
+            "far": far,
+            "names": names,
+            "public": public,
+        }
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Draw again what was last shown (the terminal's size decides how compact)."""
+        if self.shown is None:
+            return
+        s = self.shown
+        view, near, far, names = s["view"], s["near"], s["far"], s["names"]
+        own = not s["public"]
+        compact = self.app.size.height < COMPACT_BELOW
         if view == "spectator":
-            note = "as seen" if public else "full team"
-            top = team_block(self._title("p2", names, note), far, own=own)
-            bottom = team_block(self._title("p1", names, note), near, own=own)
-            field_state = near
+            note = "as seen" if s["public"] else "full team"
+            top = team_block(self._title("p2", names, note), far, own=own, compact=compact)
+            bottom = team_block(self._title("p1", names, note), near, own=own, compact=compact)
         else:
             other = "p2" if view == "p1" else "p1"
-            top = team_block(self._title(other, names, "as seen"), near, own=False, foe_of=True)
-            mine = "as seen, from the log" if public else "you"
-            bottom = team_block(self._title(view, names, mine), near, own=own)
-            field_state = near
-        heading = Text(f"Turn {turn}", style="bold")
-        heading.append(f" · viewing {view}", style="dim")
-        self.update(Group(heading, top, field_line(field_state), bottom))
+            top = team_block(
+                self._title(other, names, "as seen"), near, own=False, foe_of=True, compact=compact
+            )
+            mine = "as seen, from the log" if s["public"] else "you"
+            bottom = team_block(self._title(view, names, mine), near, own=own, compact=compact)
+        self.border_title = f"Turn {s['turn']} · viewing {view}"  # in the border: no row used
+        field = field_line(near)
+        if compact and field.plain == "clear field":
+            update_in_place(self, Group(top, bottom))
+        else:
+            update_in_place(self, Group(top, field, bottom))
 
     @staticmethod
     def _title(side: str, names: dict[str, str], note: str) -> Text:

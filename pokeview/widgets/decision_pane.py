@@ -1,4 +1,5 @@
-"""What one side decided at a frame: the model's messages, reasoning and answer, or a bot's pick."""
+"""What one side decided at a frame: first the decision (reasoning, answer, re-asks, tokens, cost,
+latency, the action taken), then the legal actions; the prompt itself is in the inspector (p)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,8 @@ from rich.rule import Rule
 from rich.text import Text
 from textual.widgets import Static
 
-from pokeview.store.store import DecisionRow
-from pokeview.widgets.render import t
+from pokeview.store.store import DecisionRow, GameRow
+from pokeview.widgets.render import t, update_in_place
 
 
 def _tokens(usage: dict | None) -> str:
@@ -21,6 +22,26 @@ def _tokens(usage: dict | None) -> str:
     if usage.get("reasoning"):
         parts[-1] += f" ({usage['reasoning']:,} reasoning)"
     return " / ".join(parts) + " tokens"
+
+
+def ending(game: GameRow) -> Text:
+    """How a game ended, in one or two lines: the winner, or the error that stopped it."""
+    turns = f" after {game.turns} turns" if game.turns else ""
+    if game.status == "error":
+        out = Text(f"The game ended in an error{turns}:", style="bold red")
+        out.append("\n")
+        out.append_text(t(game.error or "(no error text was recorded)"))
+        return out
+    if game.status == "finished":
+        if game.winner == "tie":
+            return Text(f"The game ended in a tie{turns}.", style="bold")
+        out = Text("The game is over: ", style="bold")
+        out.append_text(t(game.winner_name, "bold green"))
+        out.append(f" won{turns}.", style="bold")
+        return out
+    if game.status == "running":
+        return Text("The game is still being played.", style="bold yellow")
+    return Text(f"The game stopped here ({game.status}).", style="bold yellow")
 
 
 class DecisionPane(Static):
@@ -37,25 +58,26 @@ class DecisionPane(Static):
         parts.append(t(reasoning or "(nothing streamed yet)", "italic"))
         self.update(Group(*parts))
 
+    def show_end(self, game: GameRow) -> None:
+        self.update(ending(game))
+
     def show(
         self,
         decision: DecisionRow | None,
         player: str,
-        whole: bool,
         conversation: list | None = None,
         note: str | None = None,
     ) -> None:
-        """`note` is said instead when there is no decision (an imported replay has none)."""
-        if decision is None and note:
-            self.update(Text(note, style="dim"))
+        """`conversation`: messages to show below the decision (c); `note` is said instead when
+        there is no decision (an imported replay has none)."""
+        if decision is None:
+            self.update(Text(note or "No decision here.", style="dim"))
             return
-        self.update(Group(*self._parts(decision, player, whole, conversation)))
+        update_in_place(self, Group(*self._parts(decision, player, conversation)))
 
     def _parts(
-        self, d: DecisionRow | None, player: str, whole: bool, conversation: list | None
+        self, d: DecisionRow, player: str, conversation: list | None
     ) -> list[RenderableType]:
-        if d is None:
-            return [Text("The game is over." if player else "No decision here.", style="dim")]
         head = Text()
         head.append_text(t(player, "bold"))
         head.append(f" · decision {d.idx + 1} · turn {d.turn} · ", style="dim")
@@ -86,27 +108,24 @@ class DecisionPane(Static):
                 )
             )
         if detail.get("model"):
-            messages = (
-                conversation if whole and conversation is not None else detail.get("messages", [])
-            )
-            title = "whole conversation" if whole else "messages of this decision"
-            parts.append(Rule(title, style="dim"))
-            for message in messages:
-                role = message["role"] if isinstance(message, dict) else message.role
-                content = message["content"] if isinstance(message, dict) else message.content
-                if role == "assistant":
-                    continue
-                parts.append(Text(role, style="bold underline"))
-                parts.append(t(content))
             parts.append(Rule("reasoning", style="dim"))
             parts.append(t(detail.get("reasoning") or "(no reasoning reported)", "italic"))
             parts.append(Rule("answer", style="dim"))
             parts.append(t(detail.get("answer") or "(no answer)", "bold"))
-        else:
-            parts.append(Rule("legal actions", style="dim"))
-            for number, label in enumerate(d.actions, start=1):
-                chosen = number - 1 == d.action
-                line = Text("▶ " if chosen else "  ", style="bold green")
-                line.append_text(t(f"{number}. {label}", "bold green" if chosen else ""))
-                parts.append(line)
+        parts.append(Rule("legal actions", style="dim"))
+        for number, label in enumerate(d.actions, start=1):
+            chosen = number - 1 == d.action
+            line = Text("▶ " if chosen else "  ", style="bold green")
+            line.append_text(t(f"{number}. {label}", "bold green" if chosen else ""))
+            parts.append(line)
+        if detail.get("model"):
+            if conversation:
+                parts.append(Rule("the whole conversation up to here (c hides it)", style="dim"))
+                for message in conversation:
+                    role = message["role"] if isinstance(message, dict) else message.role
+                    content = message["content"] if isinstance(message, dict) else message.content
+                    parts.append(Text(role, style="bold underline"))
+                    parts.append(t(content))
+            else:
+                parts.append(Text("p: the prompt it was given · c: the whole conversation", "dim"))
         return parts

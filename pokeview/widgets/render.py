@@ -53,25 +53,60 @@ def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
     return line
 
 
-def team_block(title: Text, state: dict[str, Any] | None, own: bool, foe_of: bool = False) -> Text:
-    """A side's team: the active Pokémon first, then the rest, as far as the viewer knows it."""
+def team_block(
+    title: Text,
+    state: dict[str, Any] | None,
+    own: bool,
+    foe_of: bool = False,
+    compact: bool = False,
+) -> Text:
+    """A side's team: the active Pokémon first, then the rest, as far as the viewer knows it.
+    `compact` (a small terminal): the active Pokémon on its own line, the rest on one wrapped
+    line, so that both sides' actives fit above the log."""
     out = Text()
     out.append_text(title)
     if state is None:
         out.append("\n  (nothing known yet)", style="dim")
         return out
     team = state["foeTeam"] if foe_of else state["team"]
-    for mon in sorted(team, key=lambda m: not m.get("active")):
+    ordered = sorted(team, key=lambda m: not m.get("active"))
+    for mon in ordered:
+        if compact and not mon.get("active"):
+            continue
         out.append("\n")
-        out.append_text(mon_line(mon, own))
-        if own and mon.get("active") and mon.get("moves"):
+        out.append_text(mon_line(mon, own, bar_width=6 if compact else 12))
+        if own and mon.get("active") and mon.get("moves") and not compact:
             out.append("\n    ")
             out.append_text(t(" · ".join(mon["moves"]), "dim"))
-    if foe_of:
-        unseen = max(0, int(state.get("foeTotal") or 6) - len(team))
-        if unseen:
-            out.append(f"\n  {unseen} not seen yet", style="dim")
+    unseen = max(0, int(state.get("foeTotal") or 6) - len(team)) if foe_of else 0
+    if compact:
+        bench = [m for m in ordered if not m.get("active")]
+        if bench or unseen:
+            out.append("\n  ")
+            for n, mon in enumerate(bench):
+                if n:
+                    out.append(" · ", style="dim")
+                out.append_text(bench_word(mon, own))
+            if unseen:
+                out.append(f"{' · ' if bench else ''}{unseen} unseen", style="dim")
+        return out
+    if unseen:
+        out.append(f"\n  {unseen} not seen yet", style="dim")
     return out
+
+
+def bench_word(mon: dict[str, Any], own: bool) -> Text:
+    """A benched Pokémon in a few cells: its name and HP in percent, or that it fainted."""
+    word = t(mon.get("species", "?"))
+    if mon.get("fainted"):
+        word.append(" fnt", style="red dim")
+        return word
+    maxhp = mon.get("maxhp") or 0
+    pct = round(100 * mon.get("hp", 0) / maxhp) if maxhp else 100
+    word.append(f" {pct}%", style="green" if pct > 50 else "yellow" if pct > 20 else "red")
+    if mon.get("status"):
+        word.append(f" {STATUS.get(mon['status'], mon['status'].upper())}", style="magenta")
+    return word
 
 
 def field_line(state: dict[str, Any] | None) -> Text:
@@ -93,3 +128,18 @@ def field_line(state: dict[str, Any] | None) -> Text:
     if field.get("theirs"):
         parts.append(f"far side: {conditions(field['theirs'])}")
     return t(" · ".join(parts) or "clear field", "italic dim")
+
+
+def update_in_place(widget: Any, content: Any) -> None:
+    """`Static.update`, with a layout of the whole screen only when the height changes: a step
+    of the replay changes what the board and the decision pane say, rarely how tall they are."""
+    from textual.visual import visualize
+
+    width = widget.content_region.width
+    if width <= 0:
+        widget.update(content)
+        return
+    height = visualize(widget, content, markup=False).get_height(widget.styles, width)
+    same = height == getattr(widget, "_shown_height", None)
+    widget._shown_height = height
+    widget.update(content, layout=not same)

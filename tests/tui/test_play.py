@@ -8,6 +8,7 @@ from pokeview.app import make_app
 from pokeview.battle.verify import verify_game
 from pokeview.screens.play import PlayScreen
 from pokeview.store import open_store
+from pokeview.widgets.board import Board
 from tests.tui.test_watch import ready, text_of
 
 
@@ -57,6 +58,16 @@ async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
             assert screen.result.status == "finished"
             assert seen == {"forced": True, "tera": True}, seen
             assert "turns · game" in text_of(screen.query_one("#status"))
+            # The board as the game left it: the loser's whole team fainted.
+            board = screen.query_one(Board)
+
+            def all_fainted(board=board) -> bool:
+                near = board.shown["near"]
+                mine = all(m.get("fainted") for m in near["team"])
+                theirs = sum(1 for m in near["foeTeam"] if m.get("fainted")) == 6
+                return mine or theirs
+
+            await until(pilot, all_fainted, "the final board")
     store = open_store(db)
     for game in store.games():
         assert game.p1 == "human" and game.p1_config == {"kind": "human", "player": "human"}
@@ -80,6 +91,9 @@ async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
         await play_out(pilot, screen)
         await until(pilot, lambda: screen.result is not None, "the end")
         assert "I have" in text_of(thoughts)  # shown in full after the end
+        await until(pilot, lambda: "decision 3" in text_of(thoughts), "all the reasoning")
+        shown = text_of(thoughts)
+        assert shown.index("decision 1") < shown.index("decision 2") < shown.index("decision 3")
         game_id = screen.result.game_id
     store = open_store(db)
     spoilers = [e for e in store.events(game_id) if e.kind == "spoiler"]
@@ -140,3 +154,82 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
     assert indexes == list(range(len(indexes)))  # each decision once
     assert (await verify_game(bridge, store, game_id)).ok
     store.close()
+
+
+async def test_digits_then_enter_make_one_move(tmp_path):
+    """ "1" "0" Enter with 13 actions plays action 10 once; the Enter picks nothing afterwards."""
+    db = tmp_path / "digits.db"
+    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the first decision")
+        first = screen.ctx
+        assert len(first.actions) >= 10
+        await pilot.press("1", "0", "enter")
+        await until(pilot, lambda: screen.ctx not in (None, first), "the second decision")
+        await pilot.press("enter")
+        await pilot.pause(1.3)
+        assert screen.ctx is not None and screen.ctx.index == 1  # still asking: nothing chosen
+        # A number that could still grow is taken after a short pause.
+        second = screen.ctx
+        await pilot.press("1")
+        assert screen.ctx is second
+        await until(pilot, lambda: screen.ctx is not second, "the pause to choose")
+        game_id = first.game_id
+    store = open_store(db)
+    assert [d.action for d in store.decisions(game_id, "p1")][:2] == [9, 0]
+    store.close()
+
+
+async def test_resuming_against_a_model_keeps_the_last_step_and_its_log(tmp_path, bridge):
+    """Leave after two moves against a model, resume: the model goes on (it needs the request
+    of the step the game stopped at), the board and the log are those of that step, and the
+    record keeps the step's log for the viewer."""
+    db = tmp_path / "resume-model.db"
+    app = make_app(db, ("play", {"opponent": "loopback", "seed_text": "crash-test"}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await play_out(pilot, screen, moves=2)
+        await until(pilot, lambda: screen.ctx is not None, "the third decision")
+        game_id = screen.ctx.game_id
+        left_words = [w for u in screen.ctx.updates for w in u.text]
+        left_state = screen.ctx.updates[-1].state
+        await pilot.press("q")
+    app = make_app(db, ("play", {"resume": game_id}))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the resumed decision")
+        assert [w for u in screen.ctx.updates for w in u.text] == left_words
+        assert screen.ctx.updates[-1].state == left_state  # the board of that moment
+        shown = screen.query_one("#log").shown
+        assert shown[-len(left_words) :] == left_words[-len(shown) :]
+        await play_out(pilot, screen, moves=4)
+        await until(pilot, lambda: screen.ctx is not None or screen.result, "the game to go on")
+        assert screen.result is None or screen.result.status == "finished", screen.result
+    store = open_store(db)
+    game = store.game(game_id)
+    assert game.status != "error", game.error
+    p1_words = [
+        w for e in store.events(game_id) if e.side == "p1" and e.kind == "side" for w in e.data.text
+    ]
+    assert p1_words[: len(left_words)] == left_words  # the record lost nothing
+    store.close()
+
+
+async def test_at_80x24_the_actives_every_action_and_the_log_are_reachable(tmp_path):
+    from textual.widgets import OptionList
+
+    db = tmp_path / "small.db"
+    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "the first decision")
+        await pilot.pause(0.2)
+        board = text_of(screen.query_one(Board))
+        assert board.count("▶ ") == 2, board  # both active Pokémon
+        assert screen.query_one("#board-scroll").max_scroll_y == 0
+        actions = screen.query_one(OptionList)
+        assert actions.option_count == len(screen.ctx.actions) >= 13
+        assert actions.size.height >= 8  # most in view, the rest a scroll away
+        assert screen.query_one("#log").size.height >= 4
+        assert "== Turn 1 ==" in screen.query_one("#log").shown

@@ -67,6 +67,9 @@ async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db, monk
         shown = text_of(report)
         assert "heuristic" in shown and "●" in shown and "95% interval" in shown
         assert "cost, tokens and reliability" in shown
+        # What the CLI prints is here too: the interval's bounds, game counts, "(prov.)" said.
+        assert "1308 – 1617" in shown and "100% (1)" in shown
+        assert "(prov.): provisional, fewer than 16 valid games" in shown
 
 
 async def test_themes_load_and_the_choice_is_remembered(recorded_db, tmp_path):
@@ -164,4 +167,4 @@ async def test_the_palette_offers_the_screens_keys(recorded_db):
         await found[0].command()
         assert screen.view == "p2"
         everything = [hit.text async for hit in provider.discover()]
-        assert {"◀ turn", "turn ▶", "play/pause", "prompt"} <= set(everything)
+        assert {"◀ turn", "turn ▶", "play/pause", "prompt (the inspector)"} <= set(everything)

@@ -1,4 +1,5 @@
-"""What a person sees, at a fixed size: the home, replay, prompt and ratings screens.
+"""What a person sees, at a fixed size: the home, replay (also at 80x24), keys, prompt and
+ratings screens.
 
 Update after a deliberate change with `pytest tests/tui/test_snapshots.py --snapshot-update`
 and look at the new SVGs before committing them.
@@ -16,6 +17,16 @@ def test_home(snap_compare, recorded_db):
 def test_replay_of_a_model_game_at_turn_3(snap_compare, recorded_db):
     app = make_app(recorded_db, ("watch", 3, "p1"))
     assert snap_compare(app, terminal_size=(120, 40), run_before=_settle, press=["right", "right"])
+
+
+def test_replay_at_80x24(snap_compare, recorded_db):
+    app = make_app(recorded_db, ("watch", 3, "spectator"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settle, press=["right", "right"])
+
+
+def test_keys_screen(snap_compare, recorded_db):
+    app = make_app(recorded_db, ("watch", 3, "p1"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=_settle, press=["question_mark"])
 
 
 def test_prompt_inspector(snap_compare, recorded_db):

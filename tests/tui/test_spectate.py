@@ -126,3 +126,21 @@ async def test_spectating_a_running_tournament(tmp_path):
             os.killpg(runner.pid, signal.SIGKILL)
         runner.wait()
         model.stop_thread()
+
+
+async def test_with_no_run_named_the_latest_runs_results_stay_once_it_is_done(tmp_path):
+    from tests.test_cli import pokeview
+
+    config = tmp_path / "small.toml"
+    config.write_text(
+        'name = "small"\nseed = "small"\npairs = 1\nplayers = ["random", "max-damage"]\n'
+    )
+    db = tmp_path / "small.db"
+    assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    app = make_app(db, ("spectate",))
+    async with app.run_test(size=(120, 40)) as pilot:
+        done = app.screen.query_one("#done", DataTable)
+        await wait_for(pilot, lambda: done.row_count == 2, "the run's two games")
+        standings = text_of(app.screen.query_one("#standings"))
+        assert standings.startswith("standings: ") and "max-damage" in standings
+        assert "latest run small" in app.screen.sub_title

@@ -2,22 +2,25 @@
 
 from __future__ import annotations
 
-from textual.widgets import RichLog, Static
+from textual.widgets import Static
 
 from pokeview.app import make_app
+from pokeview.battle.replay import VIEWS
 from pokeview.screens.watch import WatchScreen
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 
 
 def text_of(widget) -> str:
+    """What a widget shows: its border title (the board's turn) and its content."""
     import io
 
     from rich.console import Console
 
     console = Console(width=200, record=True, file=io.StringIO())
     console.print(widget.content)
-    return console.export_text()
+    return (f"{widget.border_title}\n" if widget.border_title else "") + console.export_text()
 
 
 async def ready(pilot) -> WatchScreen:
@@ -54,8 +57,7 @@ async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
         assert "go to turn 12" in text_of(screen.query_one("#status", Static))
         await pilot.press("enter")
         assert screen.frames[screen.position].turn == 12
-        log = screen.query_one(RichLog)
-        assert any("== Turn 12 ==" in strip.text for strip in log.lines)
+        assert "== Turn 12 ==" in screen.query_one(BattleLog).shown
 
 
 async def test_side_switch_shows_each_sides_own_team(recorded_db):
@@ -95,9 +97,11 @@ async def test_a_model_decision_shows_messages_reasoning_and_answer(recorded_db)
         screen = await ready(pilot)
         await pilot.press("right")
         pane = text_of(screen.query_one(DecisionPane))
-        assert "llm:loopback" in pane and "answer" in pane
-        assert "NEW EVENTS" in pane and "reasoning" in pane and "ACTION:" in pane
+        assert "llm:loopback" in pane and "answer" in pane and "ACTION:" in pane
         assert "tokens" in pane and "cached" in pane
+        # The decision comes first; the prompt is in the inspector (p), not in the pane.
+        assert pane.index("─ reasoning") < pane.index("─ answer") < pane.index("─ legal actions")
+        assert "NEW EVENTS" not in pane
         await pilot.press("c")
         assert "BATTLE LOG" in text_of(screen.query_one(DecisionPane))  # the whole conversation
         # A bot's decision shows the legal actions with the chosen one marked.
@@ -156,8 +160,167 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
         assert "Turn 3" in board and "(as seen, from the log)" in board
         assert "/100" not in board and "%" in board  # the log shows percentages, not HP figures
         assert "the choices unknown" in text_of(screen.query_one(DecisionPane))
-        log = screen.query_one(RichLog)
-        assert any("== Turn 3 ==" in strip.text for strip in log.lines)
+        log = screen.query_one(BattleLog)
+        assert "== Turn 3 ==" in log.shown
         await pilot.press("s")  # p2's view: its own Pokémon are sent out with "Go!"
         assert screen.view == "p2"
-        assert any(strip.text.startswith("Go! ") for strip in log.lines)
+        assert any(line.startswith("Go! ") for line in log.shown)
+
+
+async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded_db):
+    for game_id in (1, 2, 3):
+        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await ready(pilot)
+            await pilot.press("end")
+            for _ in VIEWS:
+                await pilot.press("s")
+                assert screen.position == len(screen.frames) - 1, (game_id, screen.view)
+
+
+async def test_a_game_that_ended_in_an_error_says_so_on_its_last_frame(tmp_path):
+    from tests.tui.conftest import build_db
+
+    def broken(doc):
+        doc["game"].update(status="error", winner=None, error="llm:x (p2) failed: [red]boom[/]")
+
+    db = build_db(tmp_path / "err.db", broken)
+    app = make_app(db, ("watch", 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("end")
+        pane = text_of(screen.query_one(DecisionPane))
+        assert "ended in an error" in pane and "failed: [red]boom[/]" in pane
+
+
+async def test_a_missing_game_is_said_in_the_screen(recorded_db):
+    app = make_app(recorded_db, ("watch", 999))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if "could not load" in text_of(app.screen.query_one("#status")):
+                break
+        assert "could not load game 999" in text_of(app.screen.query_one("#status"))
+        assert app.is_running and isinstance(app.screen, WatchScreen)
+
+
+async def test_the_decision_pane_keeps_its_scroll_while_the_decision_is_the_same(recorded_db):
+    app = make_app(recorded_db, ("watch", 3, "p1"))  # p1 is the model: long decisions
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        right = screen.query_one("#right")
+        await pilot.press("full_stop")
+        await pilot.pause()
+        right.scroll_to(y=5, animate=False, immediate=True)
+        screen.redraw()  # what news from a live game does
+        await pilot.press("c", "c")  # shown and hidden again: the same decision
+        await pilot.pause()
+        assert right.scroll_y == 5
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert right.scroll_y == 0  # another decision: its top
+
+
+async def test_question_mark_lists_every_key_and_the_footer_fits_the_main_ones(recorded_db):
+    from textual.widgets import Footer
+
+    from pokeview.screens.help import HelpScreen
+
+    app = make_app(recorded_db, ("watch", 1, "p1"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await pilot.pause(0.2)
+        footer = screen.query_one(Footer)
+        shown = {key.action for key in footer.query("FooterKey") if key.region.right <= 80}
+        for action in ("app.help", "turn(1)", "play", "side", "prompt", "leave"):
+            assert action in shown, (action, shown)
+        await pilot.press("question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        listed = text_of(app.screen.query_one("Static:last-of-type")) + "".join(
+            text_of(s) for s in app.screen.query("Static")
+        )
+        for words in ("slower", "faster", "first", "last", "play on from here", "go to that turn"):
+            assert words in listed, words
+        await pilot.press("escape")
+        assert app.screen is screen
+
+
+async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(recorded_db):
+    for game_id, view in ((1, "p1"), (3, "spectator")):
+        app = make_app(recorded_db, ("watch", game_id, view))
+        async with app.run_test(size=(80, 24)) as pilot:
+            screen = await ready(pilot)
+            holder = screen.query_one("#board-scroll")
+            log = screen.query_one(BattleLog)
+            while True:
+                await pilot.pause()
+                board = text_of(screen.query_one(Board))
+                shown = screen.query_one(Board).shown
+                teams = [shown["near"]["team"]]
+                teams.append(shown["far"]["team"] if shown["far"] else shown["near"]["foeTeam"])
+                actives = sum(1 for team in teams for mon in team if mon.get("active"))
+                assert board.count("▶ ") == actives >= 1, board  # both active Pokémon
+                assert holder.max_scroll_y == 0, (screen.position, board)  # nothing cut off
+                assert log.size.height >= 3
+                if screen.position == len(screen.frames) - 1:
+                    break
+                await pilot.press("full_stop")
+
+
+def hp_percent(state: dict | None, foe: bool) -> dict[str, int]:
+    """The active Pokémon's HP in percent, rounded up as Showdown shows it to the other side."""
+    if not state:
+        return {}
+    out = {}
+    for mon in state["foeTeam" if foe else "team"]:
+        if mon.get("active") and mon.get("maxhp") and not mon.get("fainted"):
+            exact = 100 * mon.get("hp", 0) / mon["maxhp"]
+            out[mon["species"]] = mon.get("hp", 0) if foe else -int(-exact // 1)
+    return out
+
+
+def fainted(state: dict | None, foe: bool = False) -> int:
+    if not state:
+        return 0
+    return sum(1 for mon in state["foeTeam" if foe else "team"] if mon.get("fainted"))
+
+
+async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(recorded_db):
+    """Fainted Pokémon on the board = faint lines in the log so far, in every view, at every
+    frame; the last frame shows the loser's whole team fainted."""
+    for game_id in (1, 2, 3):
+        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await ready(pilot)
+            replay = screen.replay
+            for view in VIEWS:
+                me = "p2" if view == "p2" else "p1"
+                for position in range(len(replay.frames[view])):
+                    log = [line for _, line in replay.log_upto(view, position)]
+                    theirs = sum(
+                        1
+                        for line in log
+                        if line.startswith("The opposing ") and line.endswith(" fainted!")
+                    )
+                    mine = sum(1 for line in log if line.endswith(" fainted!")) - theirs
+                    if view == "spectator":
+                        near = replay.state_of(view, position, "p1")
+                        far = replay.state_of(view, position, "p2")
+                        board = (fainted(near), fainted(far))
+                        # Each side's own HP and what the other side sees of it: one moment.
+                        for own, seen in ((near, far), (far, near)):
+                            assert hp_percent(own, False) == hp_percent(seen, True), (
+                                game_id,
+                                position,
+                                own and [m for m in own["team"] if m.get("active")],
+                                seen and [m for m in seen["foeTeam"] if m.get("active")],
+                            )
+                    else:
+                        near = replay.state_of(view, position, me)
+                        board = (fainted(near), fainted(near, foe=True))
+                    assert board == (mine, theirs), (game_id, view, position, board, log[-4:])
+            loser = "p1" if replay.game.winner == "p2" else "p2"
+            end = replay.state_of("spectator", len(replay.frames["spectator"]) - 1, loser)
+            assert fainted(end) == len(end["team"]), (game_id, end["team"])
+            await pilot.press("end")
+            assert "won" in text_of(screen.query_one(DecisionPane))

@@ -17,7 +17,7 @@ The model id picks a behaviour, for tests:
   loopback-429-once         HTTP 429 on the first request, then normal
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
-  loopback-slow             streams its reasoning over about two seconds (for live viewing)
+  loopback-slow             streams its reasoning over about three seconds (for live viewing)
 """
 
 from __future__ import annotations
@@ -165,7 +165,7 @@ class LoopbackModel:
             field = "reasoning" if model == "loopback-reasoning" else "reasoning_content"
             deltas = [{field: piece} for piece in reasons]
         if model == "loopback-slow":
-            deltas = [{"reasoning_content": f"step {n}: weighing the options. "} for n in range(8)]
+            deltas = [{"reasoning_content": f"step {n}: weighing the options. "} for n in range(12)]
         for delta in deltas:
             if model == "loopback-slow":
                 await asyncio.sleep(0.25)

@@ -1,0 +1,123 @@
+"""The battle log as a line-based view: the game's words are given once, and a step only moves
+how many of them have happened. Lines are wrapped to the width as they are first needed and
+cached, so a step costs the new lines' wrapping, never a rewrite of the whole log."""
+
+from __future__ import annotations
+
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual.geometry import Size
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from pokeview.text import strip_control
+
+_BOLD = Style(bold=True)
+_DIM = Style(dim=True)
+
+
+class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the wheel scrolls
+    DEFAULT_CSS = """
+    BattleLog { height: 1fr; overflow-x: hidden; scrollbar-gutter: stable; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
+        super().__init__(id=id)
+        self.source: list[tuple[int, str]] = []  # (turn, words), for the whole game so far
+        self.count = 0  # how many of them have happened at the frame shown
+        self.turn = 0  # the frame's turn: older turns are dimmed
+        self._rows: list[tuple[int, str]] = []  # wrapped rows: (source line, piece of text)
+        self._starts: list[int] = []  # first row of each wrapped source line
+        self._width = 0
+        self._styles: tuple[Style, Style, Style, int] | None = None
+
+    # -- what the screens call -------------------------------------------------------------
+
+    def show(self, source: list[tuple[int, str]], count: int, turn: int) -> None:
+        """Show the first `count` lines of `source` (which only ever grows), newest in view."""
+        if source is not self.source:  # another side's words: wrap them afresh
+            self._forget()
+        self.source, self.count, self.turn = source, min(count, len(source)), turn
+        self._resize()
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+
+    @property
+    def shown(self) -> list[str]:
+        """The lines that have happened at the frame shown (for tests and copying)."""
+        return [line for _, line in self.source[: self.count]]
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _forget(self) -> None:
+        self._rows, self._starts = [], []
+
+    def _wrap_upto(self, count: int) -> None:
+        width = max(10, self.scrollable_content_region.width)
+        if width != self._width:
+            self._width = width
+            self._forget()
+        for index in range(len(self._starts), count):
+            self._starts.append(len(self._rows))
+            text = strip_control(self.source[index][1])
+            if len(text) <= width and text.isascii():
+                self._rows.append((index, text))
+                continue
+            for piece in Text(text).wrap(self.app.console, width):
+                self._rows.append((index, piece.plain))
+
+    def _row_count(self) -> int:
+        if self.count == 0:
+            return 0
+        self._wrap_upto(self.count)
+        return self._starts[self.count - 1] + self._rows_of(self.count - 1)
+
+    def _rows_of(self, index: int) -> int:
+        start = self._starts[index]
+        end = self._starts[index + 1] if index + 1 < len(self._starts) else len(self._rows)
+        return end - start
+
+    def _resize(self) -> None:
+        size = Size(self.scrollable_content_region.width, self._row_count())
+        if size == self.virtual_size:
+            return
+        height = self.scrollable_content_region.height
+        if (size.height > height) != (self.virtual_size.height > height):
+            self.virtual_size = size  # the scroll bar comes or goes: that needs a layout
+            return
+        # Otherwise the log's own size is set by the layout (1fr), not by its lines: a new
+        # virtual size needs no layout of the whole screen (the reactive does one every step).
+        self.set_reactive(ScrollView.virtual_size, size)
+        if self.show_vertical_scrollbar:
+            bar = self.vertical_scrollbar
+            bar.window_virtual_size = size.height
+            bar.window_size = height
+        self.refresh()
+
+    def on_resize(self) -> None:
+        self._resize()
+        self.scroll_end(animate=False, immediate=True, x_axis=False)
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
+    def render_lines(self, crop):  # noqa: ANN001, ANN201 - Textual's signature
+        self._styles = None  # worked out once per paint, not once per line
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        if self._styles is None:
+            base = self.rich_style
+            self._styles = (base, base + _BOLD, base + _DIM, self.scrollable_content_region.width)
+        base, bold, dim, width = self._styles
+        if max(10, width) != self._width:  # wrapped for another width: wrap again and resize
+            self._resize()
+        row = self.scroll_offset.y + y
+        if row >= self._row_count() or row < 0:
+            return Strip.blank(width, base)
+        index, text = self._rows[row]
+        turn, line = self.source[index]
+        style = bold if line.startswith("== Turn") else dim if turn < self.turn - 1 else base
+        return Strip([Segment(text, style)]).extend_cell_length(width, base)
