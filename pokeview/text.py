@@ -17,3 +17,14 @@ def safe(text: str) -> str:
     from rich.markup import escape
 
     return escape(strip_control(text))
+
+
+def home_relative(path: object) -> str:
+    """A path as a person reads it: under their home folder it starts with ~."""
+    from pathlib import Path
+
+    full = Path(str(path)).expanduser()
+    try:
+        return "~/" + str(full.relative_to(Path.home()))
+    except ValueError:
+        return str(full)

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from pokeview.screens.help import HELP
+from pokeview.text import home_relative, strip_control
 from pokeview.widgets.render import t
 
 PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
@@ -51,7 +52,7 @@ class HomeScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.title = "pokeview"
-        self.sub_title = str(self.store_path)
+        self.sub_title = strip_control(home_relative(self.store_path))
         games = self.query_one("#games", DataTable)
         games.add_columns("id", "started", "format", "p1", "p2", "winner", "turns", "status", "run")
         self.query_one("#runs", DataTable).add_columns("run", "state", "games", "errors", "started")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import orjson
@@ -17,7 +16,6 @@ RECORDINGS = [
     "random-vs-heuristic.json",
     "loopback-test-model-vs-heuristic.json",
 ]
-FIXED = Path("/tmp/pokeview-tui-tests")  # a fixed path: the home screen shows it
 
 
 def build_db(path: Path, mutate=None) -> Path:
@@ -34,10 +32,11 @@ def build_db(path: Path, mutate=None) -> Path:
 
 
 @pytest.fixture
-def recorded_db() -> Path:
-    shutil.rmtree(FIXED, ignore_errors=True)
-    FIXED.mkdir(parents=True)
-    return build_db(FIXED / "games.db")
+def recorded_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    # The home screen shows the file as ~/games.db: the same in every run's snapshot, with each
+    # test's own folder (two suites at once never share a file).
+    monkeypatch.setenv("HOME", str(tmp_path))
+    return build_db(tmp_path / "games.db")
 
 
 @pytest.fixture(autouse=True)
