@@ -10,8 +10,6 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from pokeview.errors import PokeviewError
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
@@ -78,7 +76,6 @@ class Compaction:
 
     path: Path
     conn: sqlite3.Connection
-    db: sqlite_utils.Database
     read_only: bool
     _bodies: collections.OrderedDict[int, bodies.Body]
 

@@ -3,7 +3,10 @@ add the step to `migrate`."""
 
 from __future__ import annotations
 
-import sqlite_utils
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1 s)
+    import sqlite_utils
 
 SCHEMA_VERSION = 3
 

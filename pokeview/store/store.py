@@ -16,8 +16,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import sqlite_utils
-
 from pokeview import paths
 from pokeview.errors import PokeviewError
 from pokeview.store import schema
@@ -48,7 +46,6 @@ class Store(GameQueries, Transfer, RunQueries):
         try:
             conn = self._connect(path)
             self.conn = conn
-            self.db = sqlite_utils.Database(conn)
             if not self.read_only:
                 self._prepare_schema()
                 if self._meta("compaction_pending"):
@@ -98,18 +95,24 @@ class Store(GameQueries, Transfer, RunQueries):
         """Create or migrate the schema in one write transaction, taken before looking, so
         several processes opening a new database at once create it once, one after another."""
         conn = self.conn
+        if self._schema_version() == schema.SCHEMA_VERSION:
+            return  # the common case: no lock taken
         conn.execute("BEGIN IMMEDIATE")
         try:
             version = self._schema_version()
-            if version is None:
-                schema.create(self.db)
-            elif version < schema.SCHEMA_VERSION:
-                schema.migrate(self.db, version)
-            elif version > schema.SCHEMA_VERSION:
+            if version is not None and version > schema.SCHEMA_VERSION:
                 raise PokeviewError(
                     f"the database {self.path} was written by a newer pokeview (schema {version}, "
                     f"this one reads {schema.SCHEMA_VERSION}): upgrade pokeview to open it"
                 )
+            if version != schema.SCHEMA_VERSION:
+                import sqlite_utils  # only to create or migrate: it takes 0.1 s to import
+
+                db = sqlite_utils.Database(conn)
+                if version is None:
+                    schema.create(db)
+                else:
+                    schema.migrate(db, version)
             if conn.in_transaction:
                 conn.execute("COMMIT")
         except BaseException:
@@ -118,7 +121,10 @@ class Store(GameQueries, Transfer, RunQueries):
             raise
 
     def _schema_version(self) -> int | None:
-        if not self.db["meta"].exists():
+        meta = self.conn.execute(
+            "select 1 from sqlite_master where type = 'table' and name = 'meta'"
+        ).fetchone()
+        if meta is None:
             return None
         value = self._meta("schema_version")
         return int(value) if value else None
