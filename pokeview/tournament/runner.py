@@ -21,6 +21,8 @@ from pokeview.battle import seeds
 from pokeview.battle.loop import GameResult, play_game
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
+from pokeview.players.base import Player
+from pokeview.players.registry import identity
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
@@ -69,9 +71,18 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame], int]:
-    """Find or create the run, clear what a dead runner left, and list the games still to play."""
+def prepare_run(
+    store: Store, config: RunConfig, players: dict[str, Player] | None = None
+) -> tuple[int, list[PlannedGame], int]:
+    """Find or create the run, clear what a dead runner left, and list the games still to play.
+
+    A game counts as played by its players' names as recorded (`llm:loopback` for the spec
+    `loopback`), so a spec and the name it stands for are one player. A player whose settings
+    changed since the run's games were played is refused: its games would mix two players.
+    """
     planned = plan(config)
+    players = players or {spec: make_player(spec, config.players_file) for spec in config.players}
+    names = {spec: player.name for spec, player in players.items()}
     run = store.find_run(config.name)
     if run is None:
         run_id = store.create_run(config.name, config.raw, config.config_hash, len(planned))
@@ -83,6 +94,7 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
             )
         if run.state == "running" and _alive(run.pid):
             raise PokeviewError(f"run '{config.name}' is being played by process {run.pid} already")
+        _check_same_players(config.name, run.header, players)
         run_id = run.id
     done = set()
     for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
@@ -90,8 +102,25 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
         elif status in ("finished", "error"):
             done.add(played_key(pair, seat, p1, p2))
-    todo = [g for g in planned if played_key(g.pair, g.seat, g.p1, g.p2) not in done]
+    todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
     return run_id, todo, len(planned) - len(todo)
+
+
+def _check_same_players(
+    run_name: str, header: dict[str, Any] | None, players: dict[str, Player]
+) -> None:
+    before = (header or {}).get("players") or {}
+    for spec, player in players.items():
+        if spec not in before:
+            continue
+        was, now = identity(before[spec]), identity(player.describe())
+        if was != now:
+            changed = sorted(k for k in set(was) | set(now) if was.get(k) != now.get(k))
+            what = ", ".join(f"{k}: {was.get(k)!r} → {now.get(k)!r}" for k in changed)
+            raise PokeviewError(
+                f"run '{run_name}': player {player.name} is not the one its games were played "
+                f"with ({what}); restore its settings, or give the run a new 'name'"
+            )
 
 
 def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
@@ -130,8 +159,9 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
-    run_id, todo, done_before = prepare_run(store, config)
-    described = {spec: make_player(spec, players_file).describe() for spec in config.players}
+    players = {spec: make_player(spec, players_file) for spec in config.players}
+    run_id, todo, done_before = prepare_run(store, config, players)
+    described = {spec: player.describe() for spec, player in players.items()}
     if not bridge.running:
         await bridge.start()
     store.update_run(

@@ -52,6 +52,9 @@ class ModelSpec:
     retry_backoff: float = 2.0
     extra_body: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    # pokeview's own loopback stand-in: its port is chosen afresh by each process, so it is
+    # not part of what the player is (nor of what resuming a run compares).
+    stand_in: bool = False
 
     def timeout(self, key: str) -> float:
         defaults = {"connect": 10.0, "first_token": 300.0, "total": 900.0}
@@ -72,7 +75,7 @@ class ModelSpec:
         return {
             "kind": "llm",
             "player": self.name,
-            "base_url": self.base_url,
+            **({"stand_in": True} if self.stand_in else {"base_url": self.base_url}),
             "model": self.model,
             "api_key_env": self.api_key_env,
             "reasoning_effort": self.reasoning_effort,
