@@ -137,8 +137,12 @@ def cmd_games(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{store.count_games()} games in {store.path}", title_justify="left")
+    from pokeview.text import strip_control
+
+    title = Text(strip_control(f"{store.count_games()} games in {store.path}"))
+    table = Table(title=title, title_justify="left")
     for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
         table.add_column(column, justify="right" if column in ("id", "turns") else "left")
     for g in games:

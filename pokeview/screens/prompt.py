@@ -14,6 +14,7 @@ from textual.widgets import Footer, Header, Input, Static, TextArea
 from textual.worker import Worker, WorkerState
 
 from pokeview.text import strip_control
+from pokeview.widgets.render import t
 
 
 class PromptScreen(Screen[None]):
@@ -87,7 +88,7 @@ class PromptScreen(Screen[None]):
             at = self.text.lower().find(needle.lower())  # wrap around
         where = self.query_one("#where", Static)
         if at < 0:
-            where.update(f"no match for {needle!r}")
+            where.update(t(f"no match for {needle!r}"))
             return
         self.found_at = at
         row = self.text.count("\n", 0, at)
