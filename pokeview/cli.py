@@ -27,9 +27,21 @@ def _read_team(path: str | None) -> str | None:
     if not path:
         return None
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from exc
+        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(
+            f"the team file {path} is not text (UTF-8); give a team in packed or export format"
+        ) from None
+
+
+PORTS = (1, 65535)
+
+
+def _in_range(flag: str, value: int | None, allowed: tuple[int, int]) -> None:
+    if value is not None and not allowed[0] <= value <= allowed[1]:
+        raise PokeviewError(f"{flag} {value} is out of range: give {allowed[0]} to {allowed[1]}")
 
 
 # -- commands -----------------------------------------------------------------------------------
@@ -44,6 +56,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def _use_server_port(args: argparse.Namespace) -> None:
+    _in_range("--server-port", getattr(args, "server_port", None), PORTS)
     if getattr(args, "server_port", None):
         os.environ["POKEVIEW_SERVER_PORT"] = str(args.server_port)
 
@@ -55,6 +68,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.sim.client import Bridge
 
     _use_server_port(args)
+    from pokeview.tournament.config import TURN_LIMITS
+
+    _in_range("--turn-limit", args.turn_limit, TURN_LIMITS)
     p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
     for player in (p1, p2):
         if player.kind == "server":
@@ -242,6 +258,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pokeview.tournament.runner import run_tournament
 
     _use_server_port(args)
+    from pokeview.tournament.config import CONCURRENCY
+
+    _in_range("--concurrency", args.concurrency, CONCURRENCY)
     config = load_run_config(args.config)
     store = _store(args)
 
@@ -371,6 +390,7 @@ def cmd_server(args: argparse.Namespace) -> int:
 
     from pokeview.sim.server import LocalServer
 
+    _in_range("--port", args.port, PORTS)
     stop: list[bool] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))  # before anything can be orphaned
     server = LocalServer(args.port)
@@ -547,14 +567,34 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
 
+    target = Path(args.output) if args.output else None
+    if target is not None and target.is_dir():
+        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
+    if target is not None and not target.parent.is_dir():
+        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
     store = _store(args)
     text = export_as(store, args.game, args.format)
-    if args.output:
-        Path(args.output).write_text(text)
+    if target is not None:
+        _write_whole(target, text)
         print(f"game {args.game} written to {args.output}")
     else:
         sys.stdout.write(text)
     return 0
+
+
+def _write_whole(target: Path, text: str) -> None:
+    """Write a file completely or not at all: a stopped or failed write leaves no half file."""
+    import tempfile
+
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(scratch, target)
+    except OSError as exc:
+        if "scratch" in locals():
+            Path(scratch).unlink(missing_ok=True)
+        raise PokeviewError(f"cannot write {target}: {exc.strerror}") from None
 
 
 # -- parser -------------------------------------------------------------------------------------

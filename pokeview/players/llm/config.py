@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pokeview import paths
 from pokeview.errors import PokeviewError
@@ -102,6 +103,8 @@ def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
         raise PokeviewError(f"{where}: {exc}") from None  # the message names line and column
     except OSError as exc:
         raise PokeviewError(f"cannot read the players file {where}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(f"the players file {where} is not text (UTF-8)") from None
     players = data.get("players", {})
     if not isinstance(players, dict):
         raise PokeviewError(f"{where}: [players] must be a table of players")
@@ -120,6 +123,12 @@ def _spec(where: Path, name: str, table: Any) -> ModelSpec:
     for key in ("base_url", "model"):
         if not isinstance(table.get(key), str) or not table[key]:
             raise bad(f"'{key}' is required and must be text")
+    url = urlsplit(table["base_url"])
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise bad(
+            f"'base_url' must be an http:// or https:// address such as "
+            f"https://api.example.com/v1, not {table['base_url']!r}"
+        )
     prices = table.get("prices", {})
     if not isinstance(prices, dict) or set(prices) - set(PRICE_KEYS):
         raise bad(f"'prices' takes {', '.join(PRICE_KEYS)} (USD per million tokens)")
