@@ -291,6 +291,19 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from pokeview.text import strip_control
 
     store = _store(args)
+    if args.delete:
+        from pokeview.tournament.runner import _alive
+
+        run = store.run(args.delete)
+        if run.state == "running" and _alive(run.pid):
+            raise PokeviewError(f"run '{run.name}' is being played by process {run.pid}")
+        try:
+            gone = store.delete_unplayed_run(run.id)
+        except PokeviewError as exc:
+            raise PokeviewError(f"run '{run.name}' is not deleted: {exc}") from None
+        store.close()
+        print(strip_control(f"run {run.name} deleted, with its {gone} unfinished games"))
+        return 0
     rows = store.runs()
     if not rows:
         print(f"no runs in {store.path}")
@@ -685,6 +698,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--server-port", type=int, metavar="PORT", help=server_port_help)
 
     p = add("runs", cmd_runs, "list runs and their progress")
+    p.add_argument(
+        "--delete",
+        metavar="RUN",
+        help="delete a run (name or id) none of whose games has finished, so that its name "
+        "can be used again",
+    )
 
     p = add(
         "ratings", cmd_ratings, "Bradley–Terry ratings with bootstrap intervals, and head to head"

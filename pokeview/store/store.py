@@ -528,6 +528,27 @@ class Store:
         if self._commit_scheduled is None:
             self._commit_scheduled = loop.call_later(delay, self.commit)
 
+    # -- added on branch faults --------------------------------------------------------------
+
+    def delete_unplayed_run(self, run_id: int) -> int:
+        """Delete a run with no finished game, with the games it left (errors, interrupted);
+        returns how many games went. One transaction: a game finishing meanwhile keeps it."""
+        with self.conn:
+            finished = self.conn.execute(
+                "select count(*) from games where run_id = ? and status = 'finished'", (run_id,)
+            ).fetchone()[0]
+            if finished:
+                raise PokeviewError(
+                    f"the run has {finished} finished games, which are kept; "
+                    "a run can be deleted only while none of its games has finished"
+                )
+            games = "select id from games where run_id = ?"
+            self.conn.execute(f"delete from events where game_id in ({games})", (run_id,))
+            self.conn.execute(f"delete from decisions where game_id in ({games})", (run_id,))
+            gone = self.conn.execute("delete from games where run_id = ?", (run_id,)).rowcount
+            self.conn.execute("delete from runs where id = ?", (run_id,))
+        return int(gone)
+
 
 def open_store(path: str | Path | None = None) -> Store:
     return Store(Path(path) if path else paths.database_path())

@@ -129,6 +129,25 @@ def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
     return (pair, seat, *sorted((p1, p2)))
 
 
+async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
+    """Start (and drop) the run's first game in Showdown: an unknown format or a team it
+    refuses is said now, as one line, rather than by every game."""
+    seed = seeds.game_seed(config.seed, 0)
+    teams = config.team_for_pair(0) or {}
+    players = {
+        side: {"name": side, **({"team": teams[side]} if teams.get(side) else {})}
+        | ({} if teams.get(side) else {"seed": seeds.team_seed(seed, side)})
+        for side in ("p1", "p2")
+    }
+    channel = await bridge.open(
+        {"format": config.format, "seed": seeds.battle_seed(seed), "players": players}
+    )
+    try:
+        await channel.next()
+    finally:
+        channel.close()
+
+
 def run_header(
     config: RunConfig, bridge: Bridge, players: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
@@ -159,11 +178,14 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
+    # Everything that can refuse the config is asked before the run is created: its players,
+    # and whether Showdown starts its format with its teams.
     players = {spec: make_player(spec, players_file) for spec in config.players}
-    run_id, todo, done_before = prepare_run(store, config, players)
-    described = {spec: player.describe() for spec, player in players.items()}
     if not bridge.running:
         await bridge.start()
+    await showdown_accepts(bridge, config)
+    run_id, todo, done_before = prepare_run(store, config, players)
+    described = {spec: player.describe() for spec, player in players.items()}
     store.update_run(
         run_id, state="running", pid=os.getpid(), header=run_header(config, bridge, described)
     )
