@@ -15,6 +15,7 @@ The model id picks a behaviour, for tests:
   loopback-illegal          names action 99 first, then answers properly
   loopback-switch-first     answers the first switch listed when there is one (to meet refusals)
   loopback-429-once         HTTP 429 on the first request, then normal
+  loopback-429-long         HTTP 429 with Retry-After: 3600, every time
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
   loopback-slow             streams its reasoning over about two seconds (for live viewing)
@@ -136,6 +137,11 @@ class LoopbackModel:
         messages = request.get("messages", [])
         if model == "loopback-429-once" and calls == 1:
             await self._plain(writer, 429, b'{"error": "slow down"}', "Retry-After: 0\r\n")
+            return
+        if model == "loopback-429-long":
+            await self._plain(
+                writer, 429, b'{"error": "come back in an hour"}', "Retry-After: 3600\r\n"
+            )
             return
         key = headers.get("authorization", "").removeprefix("Bearer ")
         if model == "loopback-echo-key" and calls % 3 == 1:
