@@ -17,6 +17,38 @@ from pokeview.errors import PokeviewError
 DEFAULT_FORMAT = "gen9randombattle"
 
 
+class Stopped(Exception):
+    """The process was asked to stop (SIGTERM)."""
+
+
+def _run_stoppable(coro: Any) -> Any:
+    """asyncio.run, where SIGTERM stops the work as Ctrl-C does: the running task is cancelled,
+    so games in flight are kept as interrupted (and played again or resumed later)."""
+
+    async def main() -> Any:
+        import signal
+
+        task, stopped = asyncio.current_task(), []
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            stopped.append(True)
+            if task is not None:
+                task.cancel()
+
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if stopped:
+                raise Stopped from None
+            raise
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    return asyncio.run(main())
+
+
 def _store(args: argparse.Namespace) -> Any:
     from pokeview.store import open_store
 
@@ -105,7 +137,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
                 seed_text=seed_text,
             )
 
-    result = asyncio.run(run())
+    result = _run_stoppable(run())
     store.close()
     if result.status != "finished":
         print(
@@ -192,7 +224,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         async with Bridge() as bridge:
             return [await verify_game(bridge, store, gid) for gid in ids]
 
-    verdicts = asyncio.run(run())
+    verdicts = _run_stoppable(run())
     bad = [v for v in verdicts if not v.ok]
     for v in verdicts:
         if not v.ok or not args.quiet:
@@ -276,7 +308,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     on_progress=view.update,
                 )
 
-    progress = asyncio.run(run())
+    progress = _run_stoppable(run())
     store.close()
     done = progress.done_before + progress.done
     print(
@@ -468,7 +500,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                         said.append(f"case {case['id']}: {exc}")
             return said
 
-        for line in asyncio.run(cases()):
+        for line in _run_stoppable(cases()):
             print(line)
         return 0
     from pokeview.showdown_replay import import_replay, looks_like_replay
@@ -487,14 +519,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             async with Bridge() as bridge:
                 return await import_input_log(store, text, path.name, bridge)
 
-        game_id = asyncio.run(run())
+        game_id = _run_stoppable(run())
     elif looks_like_replay(text):
 
         async def run() -> int:
             async with Bridge() as bridge:
                 return await import_replay(store, text, path.name, bridge)
 
-        game_id = asyncio.run(run())
+        game_id = _run_stoppable(run())
     elif stripped.startswith("{"):
         try:
             doc = orjson.loads(text)
@@ -528,7 +560,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         str(o.get("id")): o.get("log") or []
         for o in pokeval.load_jsonl(Path(args.engine_output), "the engine output")
     }
-    reference, stops = asyncio.run(_showdown_graded_logs(cases))
+    reference, stops = _run_stoppable(_showdown_graded_logs(cases))
     results = [pokeval.compare(cid, ref, outputs.get(cid, [])) for cid, ref in reference.items()]
     matched = sum(r.matched for r in results)
     total = sum(r.turns for r in results) or 1
@@ -823,6 +855,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pokeview: interrupted", file=sys.stderr)
         return 130
+    except Stopped:
+        print("pokeview: stopped (SIGTERM)", file=sys.stderr)
+        return 143
 
 
 if __name__ == "__main__":

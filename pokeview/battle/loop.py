@@ -154,8 +154,9 @@ class _Game:
             # A gap in following the battle (poke-env's view, say) ends this game, not the run.
             return self.fail(f"pokeview could not follow the battle: {exc!r}")
         except asyncio.CancelledError:
-            # Left in the middle (a person quit): kept as it is, to be resumed later.
-            self.store.set_status(self.game_id, "paused")
+            # Left in the middle (a person quit, Ctrl-C, SIGTERM): kept as it is, as interrupted;
+            # a person's game is resumed from there, a run's is played again from its seed.
+            self.store.set_status(self.game_id, "interrupted")
             raise
         finally:
             for task in self.tasks:

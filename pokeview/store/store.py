@@ -246,7 +246,8 @@ class Store:
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
     def latest_human_game(
-        self, statuses: tuple[str, ...] = ("paused", "running")
+        self,
+        statuses: tuple[str, ...] = ("interrupted", "running", "paused"),  # paused: before 0.2
     ) -> GameRow | None:
         marks = ",".join("?" * len(statuses))
         row = self.conn.execute(
