@@ -387,16 +387,22 @@ def cmd_app(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
 
-    path = _database_file(args)
     game = args.game
     if game.endswith(".json") or Path(game).is_file():
+        import shutil
+
         from pokeview.exchange import import_json_into_scratch
 
         path, game_id = import_json_into_scratch(Path(game))
-    else:
-        store = _store(args)
-        game_id = store.game(game).id  # an unknown id is one clear line, before any screen
-        store.close()
+        try:
+            make_app(path, ("watch", game_id, args.side)).run()
+        finally:
+            shutil.rmtree(path.parent, ignore_errors=True)  # the scratch database, and its WAL
+        return 0
+    path = _database_file(args)
+    store = _store(args)
+    game_id = store.game(game).id  # an unknown id is one clear line, before any screen
+    store.close()
     make_app(path, ("watch", game_id, args.side)).run()
     return 0
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -101,7 +102,7 @@ def import_game(store: Store, doc: dict[str, Any]) -> int:
                         f"values ({', '.join('?' * len(item))})",
                         tuple(item.values()),
                     )
-    except (KeyError, TypeError, sqlite3.Error) as exc:
+    except (KeyError, TypeError, AttributeError, sqlite3.Error) as exc:
         raise PokeviewError(f"the game file is incomplete or damaged: {exc}") from None
     return new_id
 
@@ -156,8 +157,12 @@ def import_json_into_scratch(path: Path) -> tuple[Path, int]:
     except (OSError, orjson.JSONDecodeError) as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
     scratch = Path(tempfile.mkdtemp(prefix="pokeview-")) / "watch.db"
-    store = open_store(scratch)
     try:
-        return scratch, import_game(store, doc)
-    finally:
-        store.close()
+        store = open_store(scratch)
+        try:
+            return scratch, import_game(store, doc)
+        finally:
+            store.close()
+    except BaseException:
+        shutil.rmtree(scratch.parent, ignore_errors=True)  # the caller removes it otherwise
+        raise

@@ -403,9 +403,6 @@ async def play_game(
             seat=seat,
         )
     players = {"p1": p1, "p2": p2}
-    for player in players.values():
-        store.remember_player(player.name, player.kind, player.describe())
-    store.commit()
     if not bridge.running:
         await bridge.start()
     record = {
@@ -438,4 +435,10 @@ async def play_game(
     )
     if resume is not None:
         game.restore(resume)
-    return await game.run(record)
+    try:
+        return await game.run(record)
+    finally:
+        if game.steps:  # Showdown started it (a refused start leaves nothing behind)
+            for player in players.values():
+                store.remember_player(player.name, player.kind, player.describe())
+            store.commit()
