@@ -113,7 +113,7 @@ async def import_input_log(
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
     from pokeview.battle.loop import play_game
     from pokeview.errors import BattleRefused
-    from pokeview.players.recorded import RecordedPlayer, split_input_log
+    from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
     lines = [line for line in text.splitlines() if line.strip()]
     header, choices = split_input_log(lines)
@@ -124,7 +124,8 @@ async def import_input_log(
     except orjson.JSONDecodeError:
         raise PokeviewError("the >start line of the input log is not valid JSON") from None
     players = {
-        side: RecordedPlayer(side, choices[side], source, stop_on_refusal) for side in ("p1", "p2")
+        side: RecordedPlayer(side, choices[side], source, stop_on_refusal, ending=ending(lines))
+        for side in ("p1", "p2")
     }
     try:
         result = await play_game(

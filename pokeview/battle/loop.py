@@ -20,6 +20,7 @@ from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.view import SideView
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import DecisionContext, Player
+from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, Step
 from pokeview.store.store import Store
 
@@ -84,6 +85,7 @@ class _Game:
         self.spectator: list[str] = []
         self.input: list[str] = []
         self.tie_sent = False
+        self.ending_sent = False
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
@@ -268,6 +270,11 @@ class _Game:
                 )
         except asyncio.CancelledError:
             raise
+        except InputLogEnds as exc:  # a recorded game that ended in a forfeit or on time
+            if not self.ending_sent and self.channel:
+                self.ending_sent = True
+                self.channel.end_with(exc.line)
+            return
         except PokeviewError as exc:
             self._fail_from_task(exc)
             return

@@ -414,6 +414,13 @@ function handle(msg) {
       if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) outStep(step);
       return;
     }
+    case 'end': { // how an input log ended without a choice: a forfeit, a loss on time, a tie
+      const hosted = battles.get(id);
+      if (!hosted) throw new Error(`no battle ${id}`);
+      if (!/^>(forcelose p[12]|forcewin p[12]|forcetie)$/.test(msg.line)) throw new Error(`not an ending: ${msg.line}`);
+      outStep(hosted.write([msg.line]));
+      return;
+    }
     case 'close':
       battles.delete(id);
       return;

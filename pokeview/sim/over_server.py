@@ -293,7 +293,7 @@ async def _record(
     import orjson
 
     from pokeview.battle.loop import play_game
-    from pokeview.players.recorded import RecordedPlayer, split_input_log
+    from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
     header, choices = split_input_log(lines)
     names = {}
@@ -312,6 +312,7 @@ async def _record(
             source,
             as_player=ours if side == host_side else theirs,
             details=decisions if side == host_side else None,
+            ending=ending(lines),  # the outside program forfeited, or lost on time
         )
         for side in ("p1", "p2")
     }
