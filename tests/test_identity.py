@@ -51,4 +51,8 @@ def test_a_player_whose_settings_changed_is_refused_rather_than_mixed_in(tmp_pat
     line = one_clear_line(pokeview("run", str(config), "--db", db))
     assert "llm:m" in line and "'loopback' → 'loopback-think'" in line
     assert counts(db) == (2, 2)
+    # A new price changes what its games cost, not who played them: the run goes on.
+    write_players(players, loopback.base_url, m={"model": "loopback", "prices": {"input": 1.0}})
+    again = pokeview("run", str(config), "--db", db)
+    assert again.returncode == 0 and "(0 now" in again.stdout
     loopback.stop_thread()

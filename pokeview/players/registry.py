@@ -38,8 +38,8 @@ def loopback_spec():  # -> ModelSpec
 def identity(described: dict[str, Any]) -> dict[str, Any]:
     """What makes a player the same player in another process: its settings as `describe()`
     gives them, without what pokeview picks afresh each time (a stand-in's or the local
-    server's port) or only words about it."""
-    kept = {k: v for k, v in described.items() if k not in ("port", "description")}
+    server's port), what only prices its play, or words about it."""
+    kept = {k: v for k, v in described.items() if k not in ("port", "prices", "description")}
     base_url = str(kept.get("base_url") or "")
     if kept.get("player") == "loopback" and base_url.startswith("http://127.0.0.1:"):
         kept.pop("base_url")  # recorded before stand-ins were marked as such

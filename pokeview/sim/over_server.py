@@ -57,7 +57,10 @@ class ServerPlayer:
 
 
 def server_port() -> int:
-    return int(os.environ.get("POKEVIEW_SERVER_PORT") or DEFAULT_PORT)
+    text = os.environ.get("POKEVIEW_SERVER_PORT") or str(DEFAULT_PORT)
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise PokeviewError(f"POKEVIEW_SERVER_PORT={text!r} is not a port (1 to 65535)")
+    return int(text)
 
 
 def ensure_server() -> int:
