@@ -73,3 +73,17 @@ def test_a_program_killed_mid_game_loses_on_time(tmp_path):
     played, _ = play_against_a_leaver(tmp_path, "vanish")
     check_won_by_pokeview(tmp_path, played)
     assert time.monotonic() - started < 400  # the server's disconnection time, not more
+
+
+async def test_an_input_log_that_ends_in_a_forfeit_imports_as_won(bridge, store):
+    from pokeview.exchange import import_input_log
+    from tests.test_games import game
+
+    played = await game(bridge, store, "random", "heuristic", text="forfeit", turn_limit=6)
+    lines = store.game(played.game_id).input_log.splitlines()
+    choices = [i for i, line in enumerate(lines) if line.startswith((">p1 ", ">p2 "))]
+    cut = lines[: choices[6]] + [">forcelose p1"]  # p1 left after a few turns
+    game_id = await import_input_log(store, "\n".join(cut), "forfeit.log", bridge)
+    imported = store.game(game_id)
+    assert (imported.status, imported.winner) == ("finished", "p2")
+    assert imported.input_log.splitlines()[-1] == ">forcelose p1"
