@@ -189,7 +189,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     from pokeview.text import strip_control
 
-    title = Text(strip_control(f"{store.count_games()} games in {store.path}"))
+    title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
     table = Table(title=title, title_justify="left")
     for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
         table.add_column(column, justify="right" if column in ("id", "turns") else "left")
