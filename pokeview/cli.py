@@ -18,6 +18,38 @@ from pokeview.errors import PokeviewError
 DEFAULT_FORMAT = "gen9randombattle"
 
 
+class Stopped(Exception):
+    """The process was asked to stop (SIGTERM)."""
+
+
+def _run_stoppable(coro: Any) -> Any:
+    """asyncio.run, where SIGTERM stops the work as Ctrl-C does: the running task is cancelled,
+    so games in flight are kept as interrupted (and played again or resumed later)."""
+
+    async def main() -> Any:
+        import signal
+
+        task, stopped = asyncio.current_task(), []
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            stopped.append(True)
+            if task is not None:
+                task.cancel()
+
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if stopped:
+                raise Stopped from None
+            raise
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    return asyncio.run(main())
+
+
 def _store(args: argparse.Namespace) -> Any:
     from pokeview.store import open_store
 
@@ -56,9 +88,21 @@ def _read_team(path: str | None) -> str | None:
     if not path:
         return None
     try:
-        return Path(path).read_text()
+        return Path(path).read_text(encoding="utf-8")
     except OSError as exc:
-        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from exc
+        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(
+            f"the team file {path} is not text (UTF-8); give a team in packed or export format"
+        ) from None
+
+
+PORTS = (1, 65535)
+
+
+def _in_range(flag: str, value: int | None, allowed: tuple[int, int]) -> None:
+    if value is not None and not allowed[0] <= value <= allowed[1]:
+        raise PokeviewError(f"{flag} {value} is out of range: give {allowed[0]} to {allowed[1]}")
 
 
 # -- commands -----------------------------------------------------------------------------------
@@ -73,6 +117,7 @@ def cmd_setup(args: argparse.Namespace) -> int:
 
 
 def _use_server_port(args: argparse.Namespace) -> None:
+    _in_range("--server-port", getattr(args, "server_port", None), PORTS)
     if getattr(args, "server_port", None):
         os.environ["POKEVIEW_SERVER_PORT"] = str(args.server_port)
 
@@ -84,6 +129,9 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.sim.client import Bridge
 
     _use_server_port(args)
+    from pokeview.tournament.config import TURN_LIMITS
+
+    _in_range("--turn-limit", args.turn_limit, TURN_LIMITS)
     p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
     for player in (p1, p2):
         if player.kind == "server":
@@ -118,7 +166,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
                 seed_text=seed_text,
             )
 
-    result = asyncio.run(run())
+    result = _run_stoppable(run())
     store.close()
     if result.status != "finished":
         print(
@@ -166,8 +214,12 @@ def cmd_games(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
-    table = Table(title=f"{store.count_games()} games in {store.path}", title_justify="left")
+    from pokeview.text import strip_control
+
+    title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
+    table = Table(title=title, title_justify="left")
     for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
         table.add_column(column, justify="right" if column in ("id", "turns") else "left")
     for g in games:
@@ -201,7 +253,7 @@ def cmd_verify(args: argparse.Namespace) -> int:
         async with Bridge() as bridge:
             return [await verify_game(bridge, store, gid) for gid in ids]
 
-    verdicts = asyncio.run(run())
+    verdicts = _run_stoppable(run())
     bad = [v for v in verdicts if not v.ok]
     for v in verdicts:
         if not v.ok or not args.quiet:
@@ -276,6 +328,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     from pokeview.tournament.runner import run_tournament
 
     _use_server_port(args)
+    from pokeview.tournament.config import CONCURRENCY
+
+    _in_range("--concurrency", args.concurrency, CONCURRENCY)
     config = load_run_config(args.config)
     store = _store(args)
 
@@ -291,7 +346,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                     on_progress=view.update,
                 )
 
-    progress = asyncio.run(run())
+    progress = _run_stoppable(run())
     store.close()
     done = progress.done_before + progress.done
     print(
@@ -306,6 +361,19 @@ def cmd_runs(args: argparse.Namespace) -> int:
     from pokeview.text import strip_control
 
     store = _store(args)
+    if args.delete:
+        from pokeview.tournament.runner import _alive
+
+        run = store.run(args.delete)
+        if run.state == "running" and _alive(run.pid):
+            raise PokeviewError(f"run '{run.name}' is being played by process {run.pid}")
+        try:
+            gone = store.delete_unplayed_run(run.id)
+        except PokeviewError as exc:
+            raise PokeviewError(f"run '{run.name}' is not deleted: {exc}") from None
+        store.close()
+        print(strip_control(f"run {run.name} deleted, with its {gone} unfinished games"))
+        return 0
     rows = store.runs()
     if not rows:
         print(f"no runs in {store.path}")
@@ -357,16 +425,22 @@ def cmd_app(args: argparse.Namespace) -> int:
 def cmd_watch(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
 
-    path = _database_file(args)
     game = args.game
     if game.endswith(".json") or Path(game).is_file():
+        import shutil
+
         from pokeview.exchange import import_json_into_scratch
 
         path, game_id = import_json_into_scratch(Path(game))
-    else:
-        store = _store(args)
-        game_id = store.game(game).id  # an unknown id is one clear line, before any screen
-        store.close()
+        try:
+            make_app(path, ("watch", game_id, args.side)).run()
+        finally:
+            shutil.rmtree(path.parent, ignore_errors=True)  # the scratch database, and its WAL
+        return 0
+    path = _database_file(args)
+    store = _store(args)
+    game_id = store.game(game).id  # an unknown id is one clear line, before any screen
+    store.close()
     make_app(path, ("watch", game_id, args.side)).run()
     return 0
 
@@ -405,6 +479,7 @@ def cmd_server(args: argparse.Namespace) -> int:
 
     from pokeview.sim.server import LocalServer
 
+    _in_range("--port", args.port, PORTS)
     stop: list[bool] = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append(True))  # before anything can be orphaned
     server = LocalServer(args.port)
@@ -469,7 +544,7 @@ def cmd_import(args: argparse.Namespace) -> int:
                         said.append(f"case {case['id']}: {exc}")
             return said
 
-        for line in asyncio.run(cases()):
+        for line in _run_stoppable(cases()):
             print(line)
         return 0
     from pokeview.showdown_replay import import_replay, looks_like_replay
@@ -488,14 +563,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             async with Bridge() as bridge:
                 return await import_input_log(store, text, path.name, bridge)
 
-        game_id = asyncio.run(run())
+        game_id = _run_stoppable(run())
     elif looks_like_replay(text):
 
         async def run() -> int:
             async with Bridge() as bridge:
                 return await import_replay(store, text, path.name, bridge)
 
-        game_id = asyncio.run(run())
+        game_id = _run_stoppable(run())
     elif stripped.startswith("{"):
         try:
             doc = orjson.loads(text)
@@ -529,7 +604,7 @@ def cmd_diff(args: argparse.Namespace) -> int:
         str(o.get("id")): o.get("log") or []
         for o in pokeval.load_jsonl(Path(args.engine_output), "the engine output")
     }
-    reference, stops = asyncio.run(_showdown_graded_logs(cases))
+    reference, stops = _run_stoppable(_showdown_graded_logs(cases))
     results = [pokeval.compare(cid, ref, outputs.get(cid, [])) for cid, ref in reference.items()]
     matched = sum(r.matched for r in results)
     total = sum(r.turns for r in results) or 1
@@ -581,10 +656,15 @@ def cmd_diff(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
 
+    target = Path(args.output) if args.output else None
+    if target is not None and target.is_dir():
+        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
+    if target is not None and not target.parent.is_dir():
+        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
     store = _store(args)
     text = export_as(store, args.game, args.format)
-    if args.output:
-        Path(args.output).write_text(text)
+    if target is not None:
+        _write_whole(target, text)
         print(f"game {args.game} written to {args.output}")
     else:
         sys.stdout.write(text)
@@ -692,6 +772,21 @@ def cmd_report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _write_whole(target: Path, text: str) -> None:
+    """Write a file completely or not at all: a stopped or failed write leaves no half file."""
+    import tempfile
+
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(scratch, target)
+    except OSError as exc:
+        if "scratch" in locals():
+            Path(scratch).unlink(missing_ok=True)
+        raise PokeviewError(f"cannot write {target}: {exc.strerror}") from None
+
+
 # -- parser -------------------------------------------------------------------------------------
 
 
@@ -780,6 +875,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--server-port", type=int, metavar="PORT", help=server_port_help)
 
     p = add("runs", cmd_runs, "list runs and their progress")
+    p.add_argument(
+        "--delete",
+        metavar="RUN",
+        help="delete a run (name or id) none of whose games has finished, so that its name "
+        "can be used again",
+    )
 
     p = add(
         "ratings", cmd_ratings, "Bradley–Terry ratings with bootstrap intervals, and head to head"
@@ -984,6 +1085,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("pokeview: interrupted", file=sys.stderr)
         return 130
+    except Stopped:
+        print("pokeview: stopped (SIGTERM)", file=sys.stderr)
+        return 143
 
 
 if __name__ == "__main__":

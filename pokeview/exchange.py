@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import tempfile
 from pathlib import Path
@@ -82,6 +83,8 @@ def import_game(store: Store, doc: Any) -> int:
         raise PokeviewError(f"the game file is not valid: {exc}") from None
     game = msgspec.structs.asdict(game_file.game)
     del game["id"]
+    if game["status"] == "paused":  # the word before version 3 for a game left mid-way
+        game["status"] = "interrupted"
     game["run_id"] = None  # runs are not carried over
     for key in ("p1_config", "p2_config", "teams"):
         _check_json(f"game.{key}", game[key], dict)
@@ -187,7 +190,7 @@ async def import_input_log(
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
     from pokeview.battle.loop import play_game
     from pokeview.errors import BattleRefused
-    from pokeview.players.recorded import RecordedPlayer, split_input_log
+    from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
     lines = [line for line in text.splitlines() if line.strip()]
     header, choices = split_input_log(lines)
@@ -198,7 +201,8 @@ async def import_input_log(
     except orjson.JSONDecodeError:
         raise PokeviewError("the >start line of the input log is not valid JSON") from None
     players = {
-        side: RecordedPlayer(side, choices[side], source, stop_on_refusal) for side in ("p1", "p2")
+        side: RecordedPlayer(side, choices[side], source, stop_on_refusal, ending=ending(lines))
+        for side in ("p1", "p2")
     }
     try:
         result = await play_game(
@@ -231,8 +235,12 @@ def import_json_into_scratch(path: Path) -> tuple[Path, int]:
     except (OSError, orjson.JSONDecodeError) as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
     scratch = Path(tempfile.mkdtemp(prefix="pokeview-")) / "watch.db"
-    store = open_store(scratch)
     try:
-        return scratch, import_game(store, doc)
-    finally:
-        store.close()
+        store = open_store(scratch)
+        try:
+            return scratch, import_game(store, doc)
+        finally:
+            store.close()
+    except BaseException:
+        shutil.rmtree(scratch.parent, ignore_errors=True)  # the caller removes it otherwise
+        raise

@@ -252,3 +252,19 @@ async def test_team_preview_asks_for_the_lead_in_the_same_style(bridge, store, l
     assert first.detail["messages"][0]["content"].startswith(
         "You are a player in a Pokémon battle on Pokémon Showdown. The format is [Gen 9] OU, singles."
     )
+
+
+async def test_a_retry_after_past_the_decisions_timeout_gives_autopilot_at_once(
+    bridge, store, loopback
+):
+    import time
+
+    started = time.monotonic()
+    result = await game(
+        bridge, store, llm(loopback, "loopback-429-long"), "random", text="hour", turn_limit=2
+    )
+    assert time.monotonic() - started < 30  # not an hour, nor the retries' backoff
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "autopilot" and len(first.detail["attempts"]) == 1
+    reason = first.detail["autopilot"]
+    assert "rate-limit" in reason and "3600 s" in reason and "total timeout of 5 s" in reason

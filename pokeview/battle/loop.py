@@ -20,6 +20,7 @@ from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.view import SideView
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import DecisionContext, Player
+from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
@@ -86,6 +87,7 @@ class _Game:
         self.spectator: list[str] = []
         self.input: list[str] = []
         self.tie_sent = False
+        self.ending_sent = False
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
@@ -171,8 +173,9 @@ class _Game:
             # A gap in following the battle (poke-env's view, say) ends this game, not the run.
             return self.fail(f"pokeview could not follow the battle: {exc!r}")
         except asyncio.CancelledError:
-            # Left in the middle (a person quit): kept as it is, to be resumed later.
-            self.store.set_status(self.game_id, "paused")
+            # Left in the middle (a person quit, Ctrl-C, SIGTERM): kept as it is, as interrupted;
+            # a person's game is resumed from there, a run's is played again from its seed.
+            self.store.set_status(self.game_id, "interrupted")
             raise
         finally:
             for task in self.tasks:
@@ -282,6 +285,11 @@ class _Game:
                 )
         except asyncio.CancelledError:
             raise
+        except InputLogEnds as exc:  # a recorded game that ended in a forfeit or on time
+            if not self.ending_sent and self.channel:
+                self.ending_sent = True
+                self.channel.end_with(exc.line)
+            return
         except PokeviewError as exc:
             self._fail_from_task(exc)
             return
@@ -411,9 +419,6 @@ async def play_game(
             seat=seat,
         )
     players = {"p1": p1, "p2": p2}
-    for player in players.values():
-        store.remember_player(player.name, player.kind, player.describe())
-    store.commit()
     if not bridge.running:
         await bridge.start()
     record = {
@@ -446,4 +451,10 @@ async def play_game(
     )
     if resume is not None:
         game.restore(resume)
-    return await game.run(record)
+    try:
+        return await game.run(record)
+    finally:
+        if game.steps:  # Showdown started it (a refused start leaves nothing behind)
+            for player in players.values():
+                store.remember_player(player.name, player.kind, player.describe())
+            store.commit()

@@ -8,6 +8,21 @@ from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
 from pokeview.players.base import Decision, DecisionContext
 
+ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
+
+
+class InputLogEnds(Exception):  # noqa: N818 (not an error: how the recorded game ended)
+    """The recorded choices ran out where the input log ends the battle without one."""
+
+    def __init__(self, line: str) -> None:
+        super().__init__(line)
+        self.line = line
+
+
+def ending(lines: list[str]) -> str | None:
+    """The line that ended the battle without a choice (a forfeit, a loss on time), if any."""
+    return next((line for line in reversed(lines) if line.startswith(ENDINGS)), None)
+
 
 class RecordedPlayer:
     def __init__(
@@ -19,9 +34,11 @@ class RecordedPlayer:
         *,
         as_player: Any = None,
         details: list[dict[str, Any]] | None = None,
+        ending: str | None = None,
     ) -> None:
         """`as_player`: the player who made these choices, when known (its name, kind and
-        settings go to the record); `details`: how each choice was first made."""
+        settings go to the record); `details`: how each choice was first made; `ending`: the
+        input log's last line when the battle ended without a choice (`>forcelose p2`)."""
         self.name = as_player.name if as_player else f"recorded:{side}"
         self.kind = as_player.kind if as_player else "recorded"
         self.description: dict[str, Any] = (
@@ -32,6 +49,7 @@ class RecordedPlayer:
         self.stop_on_refusal = stop_on_refusal  # as Pokéval's oracle: an illegal choice ends it
         self.details = details or []
         self.used = 0
+        self.ending = ending
 
     def describe(self) -> dict[str, Any]:
         return self.description
@@ -40,6 +58,8 @@ class RecordedPlayer:
         if ctx.refusal and self.stop_on_refusal:
             raise PlayerFailed(f"a recorded choice was refused at turn {ctx.turn}: {ctx.refusal}")
         if not self.choices:
+            if self.ending:
+                raise InputLogEnds(self.ending)
             raise PlayerFailed("the input log ends before the battle does")
         choice = self.choices.pop(0)
         index = match(choice, ctx.actions)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Player
@@ -38,7 +39,20 @@ def loopback_spec(name: str = "loopback"):  # -> ModelSpec
         model=name,
         prices={"input": 0.0, "cached_input": 0.0, "output": 0.0},  # it really costs nothing
         description=LOOPBACK[name],
+        stand_in=True,
     )
+
+
+def identity(described: dict[str, Any]) -> dict[str, Any]:
+    """What makes a player the same player in another process: its settings as `describe()`
+    gives them, without what pokeview picks afresh each time (a stand-in's or the local
+    server's port), what only prices its play, or words about it."""
+    kept = {k: v for k, v in described.items() if k not in ("port", "prices", "description")}
+    base_url = str(kept.get("base_url") or "")
+    if kept.get("player") == "loopback" and base_url.startswith("http://127.0.0.1:"):
+        kept.pop("base_url")  # recorded before stand-ins were marked as such
+    kept.pop("stand_in", None)
+    return kept
 
 
 def make_player(spec: str, players_file: str | Path | None = None) -> Player:

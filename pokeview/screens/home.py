@@ -160,7 +160,9 @@ class HomeScreen(Screen[None]):
             return
         table = self.query_one("#games", DataTable)
         status = str(table.get_row_at(table.cursor_row)[7])
-        if status == "paused":  # a game a person left: continue it
+        row = table.get_row_at(table.cursor_row)
+        human = any(str(name).startswith("human") for name in (row[3], row[4]))
+        if status == "interrupted" and human:  # a game a person left: continue it
             from pokeview.screens.play import PlayScreen
 
             self.app.push_screen(PlayScreen(self.store_path, resume=game))

@@ -160,7 +160,7 @@ class PromptScreen(Screen[None]):
         self.query_one("#head", Static).update(t(message.error, "bold red"))
 
     def _where(self, text: str) -> None:
-        self.query_one("#where", Static).update(text)
+        self.query_one("#where", Static).update(t(text))  # holds what the person typed
 
     def action_decision(self, delta: int) -> None:
         wanted = self.decision + delta

@@ -73,7 +73,11 @@ def render_report(report: Report) -> Group:
         return Group(*parts)
     lo = min(p.low for p in report.players)
     hi = max(p.high for p in report.players)
-    table = Table(title=f"{report.scope}: {report.games} games", title_justify="left", expand=False)
+    table = Table(
+        title=t(f"{report.scope}: {report.games} games", "table.title"),
+        title_justify="left",
+        expand=False,
+    )
     table.add_column("player")
     table.add_column("Elo", justify="right")
     table.add_column("95% interval", justify="right")

@@ -328,6 +328,26 @@ function toTeam(team, side) {
   return Teams.pack(sets);
 }
 
+function notFromLaterGens(format, sets, side) {
+  // Custom games validate nothing; a Pokémon or a move from a later generation then crashes the
+  // simulator deep inside ("reading 'types'"). Say which one, and why. (Items and abilities
+  // from later generations are only ignored by the older simulators.)
+  const dex = Dex.forFormat(format);
+  for (const set of sets) {
+    const checks = [
+      ['Pokémon', dex.species.get(set.species)],
+      ...(set.moves || []).map((m) => ['move', dex.moves.get(m)]),
+    ];
+    for (const [what, thing] of checks) {
+      if (!thing || !thing.exists) continue; // the validator or the simulator names those
+      if (thing.gen > dex.gen || thing.isNonstandard === 'Future') {
+        throw new Error(`the team for ${side}: the ${what} ${thing.name} is not in Gen ${dex.gen} ` +
+          `(it first appears in Gen ${thing.gen}), so ${format.id} cannot use it`);
+      }
+    }
+  }
+}
+
 function startCommands(msg) {
   if (msg.inputlog) return msg.inputlog; // a replay or a fork: an input log (or a prefix of one)
   const format = Dex.formats.get(msg.format);
@@ -339,6 +359,7 @@ function startCommands(msg) {
     const options = {name: spec.name || (side === 'p1' ? 'Player 1' : 'Player 2')};
     const team = toTeam(spec.team, side);
     if (team) {
+      notFromLaterGens(format, Teams.unpack(team), side);
       if (msg.validate !== false) {
         const problems = TeamValidator.get(format.id).validateTeam(Teams.unpack(team));
         if (problems && problems.length) throw new Error(`the team for ${side} is not valid in ${format.id}: ${problems.join('; ')}`);
@@ -391,6 +412,13 @@ function handle(msg) {
       const line = msg.op === 'tie' ? '>forcetie' : `>${msg.side} ${msg.choice}`;
       const step = hosted.write([line]);
       if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) outStep(step);
+      return;
+    }
+    case 'end': { // how an input log ended without a choice: a forfeit, a loss on time, a tie
+      const hosted = battles.get(id);
+      if (!hosted) throw new Error(`no battle ${id}`);
+      if (!/^>(forcelose p[12]|forcewin p[12]|forcetie)$/.test(msg.line)) throw new Error(`not an ending: ${msg.line}`);
+      outStep(hosted.write([msg.line]));
       return;
     }
     case 'close':

@@ -82,6 +82,11 @@ class BattleChannel:
     def tie(self) -> None:
         self.bridge._send({"op": "tie", "battle": self.id})
 
+    def end_with(self, line: str) -> None:
+        """End the battle as an input log ended it: `>forcelose p2` (a forfeit or a loss on
+        time, as Showdown's server writes them), `>forcewin p1` or `>forcetie`."""
+        self.bridge._send({"op": "end", "battle": self.id, "line": line})
+
     def fail(self, error: Exception) -> None:
         """Wake whoever waits on this battle with an error (a player that crashed, say)."""
         self.queue.put_nowait(_Failure(error))

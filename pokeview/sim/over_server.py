@@ -58,7 +58,10 @@ class ServerPlayer:
 
 
 def server_port() -> int:
-    return int(os.environ.get("POKEVIEW_SERVER_PORT") or DEFAULT_PORT)
+    text = os.environ.get("POKEVIEW_SERVER_PORT") or str(DEFAULT_PORT)
+    if not text.isdigit() or not 1 <= int(text) <= 65535:
+        raise PokeviewError(f"POKEVIEW_SERVER_PORT={text!r} is not a port (1 to 65535)")
+    return int(text)
 
 
 def ensure_server() -> int:
@@ -294,7 +297,7 @@ async def _record(
     import orjson
 
     from pokeview.battle.loop import play_game
-    from pokeview.players.recorded import RecordedPlayer, split_input_log
+    from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
     header, choices = split_input_log(lines)
     names = {}
@@ -313,6 +316,7 @@ async def _record(
             source,
             as_player=ours if side == host_side else theirs,
             details=decisions if side == host_side else None,
+            ending=ending(lines),  # the outside program forfeited, or lost on time
         )
         for side in ("p1", "p2")
     }

@@ -101,7 +101,8 @@ class GameQueries(Journal):
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
     def latest_human_game(
-        self, statuses: tuple[str, ...] = ("paused", "running")
+        self,
+        statuses: tuple[str, ...] = ("interrupted", "running", "paused"),  # paused: before v3
     ) -> GameRow | None:
         marks = ",".join("?" * len(statuses))
         row = self.conn.execute(

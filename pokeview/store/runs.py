@@ -184,3 +184,24 @@ class RunQueries(Compaction):
             "from games where run_id = ? order by id",
             (run_id,),
         ).fetchall()
+
+    def delete_unplayed_run(self, run_id: int) -> int:
+        """Delete a run with no finished game, with the games it left (errors, interrupted);
+        returns how many games went. One transaction: a game finishing meanwhile keeps it."""
+        self._writable()
+        with self.conn:
+            finished = self.conn.execute(
+                "select count(*) from games where run_id = ? and status = 'finished'", (run_id,)
+            ).fetchone()[0]
+            if finished:
+                raise PokeviewError(
+                    f"the run has {finished} finished games, which are kept; "
+                    "a run can be deleted only while none of its games has finished"
+                )
+            games = "select id from games where run_id = ?"
+            for table in ("events", "decisions", "bodies", "decision_stats"):
+                self.conn.execute(f"delete from {table} where game_id in ({games})", (run_id,))
+            gone = self.conn.execute("delete from games where run_id = ?", (run_id,)).rowcount
+            self.conn.execute("delete from runs where id = ?", (run_id,))
+        self._bodies.clear()
+        return int(gone)

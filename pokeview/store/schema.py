@@ -157,6 +157,8 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
             if column not in existing:
                 db.table("games").add_column(column, int)
         _create_v3_tables(db)
-        # The finished games are compacted afterwards, one transaction each (Store.migrate_bodies).
+        # One word for a game left mid-way.
+        db.execute("update games set status = 'interrupted' where status = 'paused'")
+        # The ended games are compacted afterwards, one transaction each (Store.compact_all).
         db.table("meta").upsert({"key": "compaction_pending", "value": "1"}, pk="key")
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -86,11 +86,30 @@ def load_run_config(path: str | Path) -> RunConfig:
         text = where.read_text(encoding="utf-8")
     except OSError as exc:
         raise PokeviewError(f"cannot read the run config {where}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(f"the run config {where} is not text (UTF-8)") from None
     try:
         raw = json.loads(text) if where.suffix == ".json" else tomllib.loads(text)
     except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
         raise PokeviewError(f"{where}: {exc}") from None
     return parse_run_config(raw, where)
+
+
+PAIRS = (1, 10_000)
+TURN_LIMITS = (1, 1000)  # Showdown itself ends every battle at turn 1000
+CONCURRENCY = (1, 256)
+
+
+def whole_number(
+    raw: dict[str, Any], name: str, default: int, allowed: tuple[int, int], bad: Any
+) -> int:
+    value = raw.get(name, default)
+    # bool is an int to Python, but `pairs = true` is no number of pairs
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise bad(name, f"must be a whole number from {allowed[0]} to {allowed[1]}")
+    if not allowed[0] <= value <= allowed[1]:
+        raise bad(name, f"is {value}: it must be from {allowed[0]} to {allowed[1]}")
+    return value
 
 
 def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
@@ -108,15 +127,9 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
     fmt = raw.get("format", "gen9randombattle")
     if not isinstance(fmt, str):
         raise bad("format", "must be a Showdown format id such as gen9randombattle")
-    pairs = raw.get("pairs", 1)
-    if not isinstance(pairs, int) or pairs < 1:
-        raise bad("pairs", "must be a whole number of at least 1")
-    turn_limit = raw.get("turn_limit", 300)
-    if not isinstance(turn_limit, int) or turn_limit < 1:
-        raise bad("turn_limit", "must be a whole number of at least 1")
-    concurrency = raw.get("concurrency", 8)
-    if not isinstance(concurrency, int) or concurrency < 1:
-        raise bad("concurrency", "must be a whole number of at least 1")
+    pairs = whole_number(raw, "pairs", 1, PAIRS, bad)
+    turn_limit = whole_number(raw, "turn_limit", 300, TURN_LIMITS, bad)
+    concurrency = whole_number(raw, "concurrency", 8, CONCURRENCY, bad)
     players = raw.get("players")
     if (
         not isinstance(players, list)
@@ -186,3 +199,5 @@ def _read(base: Path, name: Any, field_name: str, where: Path) -> str:
         raise PokeviewError(
             f"{where}: '{field_name}': cannot read {path}: {exc.strerror}"
         ) from None
+    except UnicodeDecodeError:
+        raise PokeviewError(f"{where}: '{field_name}': {path} is not text (UTF-8)") from None

@@ -122,7 +122,11 @@ def report_renderable(report: Report) -> Group:
             lines.append(f"  {name}: {shown}")
         parts.append(Text(strip_control("\n".join(lines)), style="dim"))
     table = Table(
-        title=f"Bradley–Terry ratings, {report.scope}: {report.games} games", title_justify="left"
+        title=Text(
+            strip_control(f"Bradley–Terry ratings, {report.scope}: {report.games} games"),
+            style="table.title",
+        ),
+        title_justify="left",
     )
     for col, justify in (
         ("#", "right"),

@@ -19,7 +19,10 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.loop import GameResult, play_game
+from pokeview.errors import PokeviewError
 from pokeview.players import make_player
+from pokeview.players.base import Player
+from pokeview.players.registry import identity
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
@@ -68,11 +71,23 @@ def _alive(pid: int | None) -> bool:
     return True
 
 
-def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame], int]:
+def prepare_run(
+    store: Store, config: RunConfig, players: dict[str, Player] | None = None
+) -> tuple[int, list[PlannedGame], int]:
     """Take the run for this process (creating it if new), clear what a dead runner left, and
     list the games still to play. Taking it is one write transaction: of two runners started at
-    once, one plays and the other is told who does."""
+    once, one plays and the other is told who does.
+
+    A game counts as played by its players' names as recorded (`llm:loopback` for the spec
+    `loopback`), so a spec and the name it stands for are one player. A player whose settings
+    changed since the run's games were played is refused: its games would mix two players.
+    """
     planned = plan(config)
+    players = players or {spec: make_player(spec, config.players_file) for spec in config.players}
+    names = {spec: player.name for spec, player in players.items()}
+    existing = store.find_run(config.name)
+    if existing is not None and existing.config_hash == config.config_hash:
+        _check_same_players(config.name, existing.header, players)
     run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), _alive)
     run_id = run.id
     done = set()
@@ -81,14 +96,50 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
         elif status in ("finished", "error"):  # interrupted games are played again
             done.add(played_key(pair, seat, p1, p2))
-    todo = [g for g in planned if played_key(g.pair, g.seat, g.p1, g.p2) not in done]
+    todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
     return run_id, todo, len(planned) - len(todo)
+
+
+def _check_same_players(
+    run_name: str, header: dict[str, Any] | None, players: dict[str, Player]
+) -> None:
+    before = (header or {}).get("players") or {}
+    for spec, player in players.items():
+        if spec not in before:
+            continue
+        was, now = identity(before[spec]), identity(player.describe())
+        if was != now:
+            changed = sorted(k for k in set(was) | set(now) if was.get(k) != now.get(k))
+            what = ", ".join(f"{k}: {was.get(k)!r} → {now.get(k)!r}" for k in changed)
+            raise PokeviewError(
+                f"run '{run_name}': player {player.name} is not the one its games were played "
+                f"with ({what}); restore its settings, or give the run a new 'name'"
+            )
 
 
 def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
     # The seat as planned and the two players, in either order: on the local server Showdown
     # seats the challenger (pokeview's side) first, whatever the plan said.
     return (pair, seat, *sorted((p1, p2)))
+
+
+async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
+    """Start (and drop) the run's first game in Showdown: an unknown format or a team it
+    refuses is said now, as one line, rather than by every game."""
+    seed = seeds.game_seed(config.seed, 0)
+    teams = config.team_for_pair(0) or {}
+    players = {
+        side: {"name": side, **({"team": teams[side]} if teams.get(side) else {})}
+        | ({} if teams.get(side) else {"seed": seeds.team_seed(seed, side)})
+        for side in ("p1", "p2")
+    }
+    channel = await bridge.open(
+        {"format": config.format, "seed": seeds.battle_seed(seed), "players": players}
+    )
+    try:
+        await channel.next()
+    finally:
+        channel.close()
 
 
 def run_header(
@@ -121,10 +172,14 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
-    run_id, todo, done_before = prepare_run(store, config)
-    described = {spec: make_player(spec, players_file).describe() for spec in config.players}
+    # Everything that can refuse the config is asked before the run is created: its players,
+    # and whether Showdown starts its format with its teams.
+    players = {spec: make_player(spec, players_file) for spec in config.players}
     if not bridge.running:
         await bridge.start()
+    await showdown_accepts(bridge, config)
+    run_id, todo, done_before = prepare_run(store, config, players)
+    described = {spec: player.describe() for spec, player in players.items()}
     store.update_run(run_id, header=run_header(config, bridge, described))
     progress = Progress(planned=len(plan(config)), done_before=done_before)
     semaphore = asyncio.Semaphore(concurrency or config.concurrency)

@@ -137,7 +137,7 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
         game_id = screen.ctx.game_id
         await pilot.press("escape")
     store = open_store(db)
-    assert store.game(game_id).status == "paused"
+    assert store.game(game_id).status == "interrupted"
     assert len(store.decisions(game_id, "p1")) == 3
     assert store.latest_human_game().id == game_id
     store.close()

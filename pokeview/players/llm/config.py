@@ -19,6 +19,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from pokeview import paths
 from pokeview.errors import PokeviewError
@@ -52,6 +53,9 @@ class ModelSpec:
     retry_backoff: float = 2.0
     extra_body: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    # pokeview's own loopback stand-in: its port is chosen afresh by each process, so it is
+    # not part of what the player is (nor of what resuming a run compares).
+    stand_in: bool = False
 
     def timeout(self, key: str) -> float:
         defaults = {"connect": 10.0, "first_token": 300.0, "total": 900.0}
@@ -72,7 +76,7 @@ class ModelSpec:
         return {
             "kind": "llm",
             "player": self.name,
-            "base_url": self.base_url,
+            **({"stand_in": True} if self.stand_in else {"base_url": self.base_url}),
             "model": self.model,
             "api_key_env": self.api_key_env,
             "reasoning_effort": self.reasoning_effort,
@@ -99,6 +103,8 @@ def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
         raise PokeviewError(f"{where}: {exc}") from None  # the message names line and column
     except OSError as exc:
         raise PokeviewError(f"cannot read the players file {where}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(f"the players file {where} is not text (UTF-8)") from None
     players = data.get("players", {})
     if not isinstance(players, dict):
         raise PokeviewError(f"{where}: [players] must be a table of players")
@@ -117,6 +123,12 @@ def _spec(where: Path, name: str, table: Any) -> ModelSpec:
     for key in ("base_url", "model"):
         if not isinstance(table.get(key), str) or not table[key]:
             raise bad(f"'{key}' is required and must be text")
+    url = urlsplit(table["base_url"])
+    if url.scheme not in ("http", "https") or not url.hostname:
+        raise bad(
+            f"'base_url' must be an http:// or https:// address such as "
+            f"https://api.example.com/v1, not {table['base_url']!r}"
+        )
     prices = table.get("prices", {})
     if not isinstance(prices, dict) or set(prices) - set(PRICE_KEYS):
         raise bad(f"'prices' takes {', '.join(PRICE_KEYS)} (USD per million tokens)")

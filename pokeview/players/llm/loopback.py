@@ -15,9 +15,13 @@ The model id picks a behaviour, for tests:
   loopback-illegal          names action 99 first, then answers properly
   loopback-switch-first     answers the first switch listed when there is one (to meet refusals)
   loopback-429-once         HTTP 429 on the first request, then normal
+  loopback-429-long         HTTP 429 with Retry-After: 3600, every time
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
   loopback-slow             streams its reasoning over about three seconds (for live viewing)
+  loopback-echo-key         echoes the request's API key back, as a careless or hostile provider
+                            might: in an error body, in a stream line that is not JSON, split
+                            across reasoning chunks, and in the answer (in turn, per request)
 """
 
 from __future__ import annotations
@@ -98,7 +102,7 @@ class LoopbackModel:
             request = orjson.loads(body)
             self.requests.append(request)
             self.headers.append(headers)
-            await self._complete(writer, request)
+            await self._complete(writer, request, headers)
         except (asyncio.IncompleteReadError, ConnectionError, ValueError):
             pass
         finally:
@@ -124,13 +128,24 @@ class LoopbackModel:
 
     # -- the "model" ---------------------------------------------------------------------------
 
-    async def _complete(self, writer: asyncio.StreamWriter, request: dict[str, Any]) -> None:
+    async def _complete(
+        self, writer: asyncio.StreamWriter, request: dict[str, Any], headers: dict[str, str]
+    ) -> None:
         model = request.get("model", "loopback")
         self.calls[model] += 1
         calls = self.calls[model]
         messages = request.get("messages", [])
         if model == "loopback-429-once" and calls == 1:
             await self._plain(writer, 429, b'{"error": "slow down"}', "Retry-After: 0\r\n")
+            return
+        if model == "loopback-429-long":
+            await self._plain(
+                writer, 429, b'{"error": "come back in an hour"}', "Retry-After: 3600\r\n"
+            )
+            return
+        key = headers.get("authorization", "").removeprefix("Bearer ")
+        if model == "loopback-echo-key" and calls % 3 == 1:
+            await self._plain(writer, 500, f'{{"error": "no good: {key}"}}'.encode())
             return
         writer.write(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
@@ -166,6 +181,15 @@ class LoopbackModel:
             deltas = [{field: piece} for piece in reasons]
         if model == "loopback-slow":
             deltas = [{"reasoning_content": f"step {n}: weighing the options. "} for n in range(12)]
+        if model == "loopback-echo-key":
+            half = len(key) // 2
+            deltas = [{"reasoning_content": f"my key is {key[:half]}"}, {"reasoning": key[half:]}]
+            answer += f" Sent with {key}."
+            if calls % 3 == 2:
+                for delta in deltas:
+                    await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
+                await self._chunk(writer, f"<html>upstream failed for {key}</html>")
+                return
         for delta in deltas:
             if model == "loopback-slow":
                 await asyncio.sleep(0.25)

@@ -4,8 +4,9 @@ For each decision the player adds one message (the first message, a later messag
 refusal), streams the model's reasoning out as events, and reads the last ACTION/REASON lines.
 An answer naming no legal action gets a re-ask; after 3 of them a legal action is picked at random
 (seeded) and counted as a random pick. Provider failures are retried with backoff; when retries run
-out the decision falls back to a random pick counted as autopilot, with its reason. Every attempt
-is kept in the decision's record.
+out, or when waiting as the provider asks (Retry-After) would pass the decision's total timeout,
+the decision falls back to a random pick counted as autopilot, with its reason. Every attempt is
+kept in the decision's record.
 """
 
 from __future__ import annotations
@@ -76,10 +77,11 @@ class LLMPlayer:
         added.append({"role": "user", "content": opening})
         self.conversation += added
         attempts: list[dict[str, Any]] = []
+        deadline = time.monotonic() + self.spec.timeout("total")
         invalid = 0
         total_usage: Usage | None = None
         while True:
-            completion, failure = await self._ask(ctx, len(attempts), attempts)
+            completion, failure = await self._ask(ctx, len(attempts), attempts, deadline)
             if completion is None:
                 index = random.Random(ctx.seed).randrange(len(ctx.actions))
                 return self._decision(
@@ -110,9 +112,10 @@ class LLMPlayer:
             added.append(again)
 
     async def _ask(
-        self, ctx: DecisionContext, number: int, attempts: list[dict[str, Any]]
+        self, ctx: DecisionContext, number: int, attempts: list[dict[str, Any]], deadline: float
     ) -> tuple[Completion | None, str | None]:
-        """One answer from the provider, retrying failures; (None, reason) when retries run out."""
+        """One answer from the provider, retrying failures; (None, reason) when retries run out
+        or the next try would come after the decision's deadline."""
         retries = 0
         while True:
             reasoning = _Stream(ctx, EventKind.REASONING, number)
@@ -130,7 +133,15 @@ class LLMPlayer:
                     return None, str(exc)
                 delay = self.spec.retry_backoff * (2**retries)
                 if exc.retry_after is not None:
-                    delay = max(delay, min(exc.retry_after, 60.0))
+                    delay = max(delay, exc.retry_after)
+                left = deadline - time.monotonic()
+                if delay > left:
+                    total = self.spec.timeout("total")
+                    asked = "was asked to wait" if exc.retry_after is not None else "would wait"
+                    return None, (
+                        f"{exc}; gave up: pokeview {asked} {delay:g} s before trying again, "
+                        f"past this decision's total timeout of {total:g} s"
+                    )
                 retries += 1
                 await asyncio.sleep(delay)
                 continue

@@ -2,8 +2,10 @@
 
 Reasoning arrives in the fields providers use (`reasoning_content`, `reasoning`, or inside
 <think>…</think> in the content); the answer is the rest of the content. Usage is read from the
-final chunk when the provider sends it. The API key goes in a header and nowhere else; any text
-that could carry it (an error body) is scrubbed before it is kept or shown.
+final chunk when the provider sends it. The API key goes in a header and nowhere else. Every text
+that comes back from the provider (error bodies, stream lines, reasoning, answers, the model name)
+has the key's value replaced by *** before anything keeps or shows it, also when the key arrives
+split across stream chunks.
 """
 
 from __future__ import annotations
@@ -77,6 +79,26 @@ class _ThinkSplitter:
 
 
 @dataclass
+class _KeyScrubber:
+    """Replaces the key in streamed text, holding back a tail that could be the key's start."""
+
+    key: str | None
+    pending: str = ""
+
+    def feed(self, text: str) -> str:
+        if not self.key:
+            return text
+        text = _scrub(self.pending + text, self.key)
+        keep = next((n for n in range(len(self.key) - 1, 0, -1) if text.endswith(self.key[:n])), 0)
+        self.pending = text[len(text) - keep :] if keep else ""
+        return text[: len(text) - keep]
+
+    def flush(self) -> str:
+        rest, self.pending = self.pending, ""
+        return rest
+
+
+@dataclass
 class ChatClient:
     spec: ModelSpec
     http: httpx.AsyncClient | None = None
@@ -125,7 +147,10 @@ class ChatClient:
         started = time.perf_counter()
         try:
             async with asyncio.timeout(self.spec.timeout("total")):
-                return await self._stream(messages, headers, started, on_reasoning, on_content)
+                return await self._stream(messages, headers, started, on_reasoning, on_content, key)
+        except ProviderError as exc:
+            exc.message = _scrub(exc.message, key)  # whatever part of it came from the provider
+            raise
         except TimeoutError:
             raise ProviderError(
                 "timeout", f"no complete answer in {self.spec.timeout('total'):g} s", True
@@ -139,16 +164,19 @@ class ChatClient:
                 "connection", _scrub(f"{type(exc).__name__}: {exc}", key), True
             ) from None
 
-    async def _stream(self, messages, headers, started, on_reasoning, on_content) -> Completion:
+    async def _stream(
+        self, messages, headers, started, on_reasoning, on_content, key=None
+    ) -> Completion:
         url = f"{self.spec.base_url}/chat/completions"
         async with self._client().stream(
             "POST", url, json=self.body(messages), headers=headers
         ) as resp:
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
-                raise _http_error(resp, _scrub(raw, self._key_or_none()))
+                raise _http_error(resp, _scrub(raw, key))
             content, reasoning = [], []
             splitter = _ThinkSplitter()
+            scrub_said, scrub_think = _KeyScrubber(key), _KeyScrubber(key)
             usage: Usage | None = None
             model = finish = None
             first_token: float | None = None
@@ -162,23 +190,23 @@ class ChatClient:
                     chunk = orjson.loads(data)
                 except orjson.JSONDecodeError:
                     raise ProviderError(
-                        "bad-response", f"not JSON in the stream: {data[:80]!r}", True
+                        "bad-response", f"not JSON in the stream: {_scrub(data, key)[:80]!r}", True
                     ) from None
+                if not isinstance(chunk, dict):
+                    raise ProviderError("bad-response", "a stream chunk is not an object", True)
                 if chunk.get("error"):
-                    raise ProviderError(
-                        "server", _scrub(str(chunk["error"])[:300], self._key_or_none()), True
-                    )
-                model = chunk.get("model") or model
+                    raise ProviderError("server", _scrub(str(chunk["error"]), key)[:300], True)
+                model = _scrub(str(chunk.get("model") or ""), key) or model
                 if chunk.get("usage"):
                     usage = parse_usage(chunk["usage"])
                 for choice in chunk.get("choices") or ():
                     delta = choice.get("delta") or {}
-                    finish = choice.get("finish_reason") or finish
+                    finish = _scrub(str(choice.get("finish_reason") or ""), key) or finish
                     think = delta.get("reasoning_content") or delta.get("reasoning") or ""
                     if not isinstance(think, str):
                         think = ""
                     said, more_think = splitter.feed(delta.get("content") or "")
-                    think += more_think
+                    said, think = scrub_said.feed(said), scrub_think.feed(think + more_think)
                     if (think or said) and first_token is None:
                         first_token = (time.perf_counter() - started) * 1000
                     if think:
@@ -190,8 +218,14 @@ class ChatClient:
                         if on_content:
                             on_content(said)
             said, think = splitter.flush()
+            said = scrub_said.feed(said) + scrub_said.flush()
+            think = scrub_think.feed(think) + scrub_think.flush()
             content.append(said)
             reasoning.append(think)
+            if think and on_reasoning:
+                on_reasoning(think)
+            if said and on_content:
+                on_content(said)
             if first_token is None:
                 raise ProviderError("bad-response", "the stream ended without an answer", True)
             return Completion(
@@ -203,12 +237,6 @@ class ChatClient:
                 first_token_ms=first_token,
                 finish_reason=finish,
             )
-
-    def _key_or_none(self) -> str | None:
-        try:
-            return self.spec.api_key()
-        except Exception:
-            return None
 
 
 def _scrub(text: str, key: str | None) -> str:

@@ -1,0 +1,78 @@
+"""Bad input, one case a line: one clear line on stderr, exit status 2, nothing written.
+
+Each case is the command line (`{bad}` is tests/data/bad, `{tmp}` a fresh folder) and a piece of
+the message it must give. The command runs in-process against a database made beforehand; its
+row counts must not change.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pokeview.cli import main
+from pokeview.store import open_store
+
+BAD = Path(__file__).parent / "data" / "bad"
+
+CASES = [
+    # files that are not text
+    ("battle --p1 random --p2 random --format gen9customgame --team1 {bad}/binary.txt",
+     "the team file {bad}/binary.txt is not text (UTF-8)"),
+    ("run {bad}/library-binary.toml", "'team_library': {bad}/binary.txt is not text (UTF-8)"),
+    ("players --players {bad}/binary.txt", "the players file {bad}/binary.txt is not text"),
+    ("battle --p1 llm:x --p2 random --players {bad}/binary.txt", "is not text (UTF-8)"),
+    ("run {bad}/binary.txt", "the run config {bad}/binary.txt is not text (UTF-8)"),
+    # where an export cannot go
+    ("export 1 -o {tmp}", "{tmp} is a folder; give -o a file name inside it"),
+    ("export 1 -o {tmp}/missing/game.json", "the folder {tmp}/missing does not exist"),
+    # numbers out of range
+    ("run {bad}/ok-run.toml --concurrency -2", "--concurrency -2 is out of range: give 1 to 256"),
+    ("server --port 70000", "--port 70000 is out of range: give 1 to 65535"),
+    ("battle --p1 random --p2 server:bob --server-port -1", "--server-port -1 is out of range"),
+    ("battle --p1 random --p2 random --turn-limit 0", "--turn-limit 0 is out of range: give 1 to"),
+    ("run {bad}/pairs-huge.toml", "'pairs' is 1000000000000: it must be from 1 to 10000"),
+    ("run {bad}/pairs-true.toml", "'pairs' must be a whole number from 1 to 10000"),
+    ("run {bad}/turn-limit-zero.toml", "'turn_limit' is 0: it must be from 1 to 1000"),
+    # model endpoints that are not http(s)
+    ("players --players {bad}/players-not-a-url.toml", "'base_url' must be an http:// or https://"),
+    ("players --players {bad}/players-ftp.toml", "not 'ftp://models.example.com/v1'"),
+    # imported games of the wrong shape
+    ("import {bad}/import-game-list.json", "the game file is incomplete or damaged"),
+    ("import {bad}/import-decisions-string.json", "the game file is incomplete or damaged"),
+    # run configs refused before the run is created
+    ("run {bad}/unknown-player.toml", "unknown player kind 'nobody'"),
+    ("run {bad}/unknown-format.toml", "unknown format 'gen9nosuchformat'"),
+    ("run {bad}/later-gen-team.toml", "the Pokémon Koraidon is not in Gen 1 (it first appears in"),
+    ("runs --delete nobody", "no run 'nobody'"),
+    # custom games with what their generation does not have
+    ("battle --p1 random --p2 random --format gen1customgame --team1 {bad}/koraidon.txt",
+     "the team for p1: the Pokémon Koraidon is not in Gen 1 (it first appears in Gen 9)"),
+    ("battle --p1 random --p2 random --format gen1customgame --team1 {bad}/volt-switch.txt",
+     "the move Volt Switch is not in Gen 1 (it first appears in Gen 5)"),
+]  # fmt: skip
+
+
+def row_counts(db: Path) -> dict[str, int]:
+    with sqlite3.connect(db) as conn:
+        tables = [r[0] for r in conn.execute("select name from sqlite_master where type='table'")]
+        return {t: conn.execute(f"select count(*) from {t}").fetchone()[0] for t in tables}
+
+
+@pytest.mark.parametrize("argv,message", CASES, ids=[c[0][:60] for c in CASES])
+def test_bad_input_is_one_clear_line_and_writes_nothing(tmp_path, capsys, argv, message):
+    db = tmp_path / "x.db"
+    open_store(db).close()
+    before = row_counts(db)
+    fill = {"bad": str(BAD), "tmp": str(tmp_path)}
+    args = [part.format(**fill) for part in argv.split()]
+    assert main(["--db", str(db), *args]) == 2
+    out, err = capsys.readouterr()
+    lines = [line for line in err.splitlines() if line.strip()]
+    assert len(lines) == 1, err
+    assert lines[0].startswith("pokeview: error: ") and message.format(**fill) in lines[0]
+    assert "Traceback" not in err + out
+    assert row_counts(db) == before
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("x.db")) == []

@@ -1,0 +1,82 @@
+"""A process stopped mid-game (SIGTERM, Ctrl-C) keeps its games as interrupted, never running."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+from pokeview.players.llm.loopback import LoopbackModel
+from tests.conftest import write_players
+from tests.test_cli import pokeview
+
+
+def statuses(db) -> list[str]:
+    try:
+        with sqlite3.connect(db) as conn:
+            return [r[0] for r in conn.execute("select status from games order by id")]
+    except sqlite3.Error:
+        return []
+
+
+def decisions(db) -> int:
+    try:
+        with sqlite3.connect(db) as conn:
+            return conn.execute("select count(*) from decisions").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.fixture
+def slow_players(tmp_path):
+    server = LoopbackModel().start_in_thread()  # streams each answer over about two seconds
+    yield write_players(tmp_path / "players.toml", server.base_url, slow={"model": "loopback-slow"})
+    server.stop_thread()
+
+
+def stop_mid_game(db, argv, sig) -> subprocess.CompletedProcess[str]:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokeview", *argv, "--db", str(db)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    deadline = time.monotonic() + 60
+    while decisions(db) < 1 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)  # a decision recorded: the game is well under way
+    assert proc.poll() is None, proc.communicate()
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=30)
+    return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+
+
+@pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+def test_a_stopped_battle_is_kept_as_interrupted(tmp_path, slow_players, sig, code):
+    db = tmp_path / "x.db"
+    argv = ["battle", "--p1", "llm:slow", "--p2", "random", "--players", str(slow_players)]
+    stopped = stop_mid_game(db, [*argv, "--seed", "s"], sig)
+    assert stopped.returncode == code and "Traceback" not in stopped.stderr, stopped.stderr
+    assert statuses(db) == ["interrupted"]
+    listed = pokeview("games", "--status", "interrupted", "--db", str(db))
+    assert listed.returncode == 0 and "interrupted" in listed.stdout
+
+
+def test_a_run_stopped_by_sigterm_keeps_its_games_and_plays_them_again(tmp_path, slow_players):
+    config = tmp_path / "run.toml"
+    config.write_text(
+        'name = "t"\nseed = "t"\npairs = 1\nturn_limit = 2\nconcurrency = 2\n'
+        f'players = ["random", "llm:slow"]\nplayers_file = "{slow_players}"\n'
+    )
+    db = tmp_path / "x.db"
+    stopped = stop_mid_game(db, ["run", str(config)], signal.SIGTERM)
+    assert stopped.returncode == 143, stopped.stderr
+    assert statuses(db) and set(statuses(db)) == {"interrupted"}
+    assert "stopped" in pokeview("runs", "--db", str(db)).stdout
+    again = pokeview("run", str(config), "--db", str(db))
+    assert again.returncode == 0 and "2/2 games recorded (2 now" in again.stdout

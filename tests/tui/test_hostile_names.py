@@ -1,0 +1,80 @@
+"""Names from users and files (runs, players, formats) shown literally: they never act."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+from textual.widgets import DataTable, Static
+
+from pokeview.app import make_app
+from pokeview.store import open_store
+from tests.tui.conftest import build_db
+from tests.tui.test_screens import settle
+from tests.tui.test_watch import text_of
+
+NAMES = ["x[/]", "[@click=app.quit]q[/]"]
+
+
+def hostile_db(path, name):
+    """The shipped recordings, as games of a run called `name`, with a format of that name."""
+    db = build_db(path)
+    store = open_store(db)
+    run_id = store.create_run(name, {"name": name}, "hash", 3)
+    store.close()
+    with sqlite3.connect(db) as conn:
+        conn.execute("update games set run_id = ?, pair = id, seat = 0", (run_id,))
+        conn.execute("update games set format = ? where id = 1", (name,))
+    return db
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_the_ratings_screen_shows_a_run_name_literally_and_clicking_it_does_nothing(
+    tmp_path, name
+):
+    app = make_app(hostile_db(tmp_path / "h.db", name), ("ratings", name))
+    async with app.run_test(size=(140, 40)) as pilot:
+        report = app.screen.query_one("#report", Static)
+        await settle(pilot, lambda: "head to head" in text_of(report))
+        assert f"run {name}: 3 games" in text_of(report)
+        for y in range(3):
+            for x in range(0, 40, 2):
+                await pilot.click("#report", offset=(x, y))
+        await pilot.pause(0.1)
+        assert app.is_running and app.return_code is None
+        assert name in str(app.screen.title)
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_home_and_spectate_show_a_run_name_literally(tmp_path, name):
+    db = hostile_db(tmp_path / "h.db", name)
+    app = make_app(db)
+    async with app.run_test(size=(140, 40)) as pilot:
+        runs = app.screen.query_one("#runs", DataTable)
+        games = app.screen.query_one("#games", DataTable)
+        await settle(pilot, lambda: runs.row_count == 1 and games.row_count == 3)
+        assert runs.get_row_at(0)[0].plain == name
+        assert games.get_row_at(2)[2].plain == name  # the format column of game 1
+        await pilot.click("#runs", offset=(2, 1))
+        await pilot.pause(0.1)
+        assert app.is_running and app.return_code is None
+    app = make_app(db, ("spectate", name))
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause(0.5)
+        assert name in str(app.screen.title)
+        assert app.is_running and app.return_code is None
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_command_line_prints_names_literally(tmp_path, name, capsys):
+    from pokeview.cli import main
+
+    db = str(hostile_db(tmp_path / "h.db", name))
+    for argv in (["ratings", name], ["runs"], ["games"]):
+        assert main(["--db", db, *argv]) == 0
+        out = capsys.readouterr().out
+        assert name in out, argv
+    db2 = str(tmp_path / f"{name}.db")
+    hostile_db(tmp_path / f"{name}.db", name)
+    assert main(["--db", db2, "games"]) == 0
+    assert f"{name}.db" in capsys.readouterr().out.replace("\n", "")
