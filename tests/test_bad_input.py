@@ -40,8 +40,8 @@ CASES = [
     ("players --players {bad}/players-not-a-url.toml", "'base_url' must be an http:// or https://"),
     ("players --players {bad}/players-ftp.toml", "not 'ftp://models.example.com/v1'"),
     # imported games of the wrong shape
-    ("import {bad}/import-game-list.json", "the game file is incomplete or damaged"),
-    ("import {bad}/import-decisions-string.json", "the game file is incomplete or damaged"),
+    ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
+    ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),
     # run configs refused before the run is created
     ("run {bad}/unknown-player.toml", "unknown player kind 'nobody'"),
     ("run {bad}/unknown-format.toml", "unknown format 'gen9nosuchformat'"),
