@@ -252,3 +252,30 @@ async def test_team_preview_asks_for_the_lead_in_the_same_style(bridge, store, l
     assert first.detail["messages"][0]["content"].startswith(
         "You are a player in a Pokémon battle on Pokémon Showdown. The format is [Gen 9] OU, singles."
     )
+
+
+async def test_a_model_whose_every_request_is_rejected_plays_a_void_game(bridge, store, loopback):
+    from pokeview.battle.verify import verify_game
+
+    result = await game(
+        bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
+    )
+    assert result.status == "void" and result.winner  # played to its end, and kept
+    assert result.error.startswith("llm:loopback-401 (p1) was on autopilot for 2 of its 2 ")
+    assert "first failure: client: HTTP 401: " in result.error
+    assert "Incorrect API key provided" in result.error
+    row = store.game(result.game_id)
+    assert row.status == "void" and row.exclude_from_ratings and row.error == result.error
+    assert not store.rating_games()
+    assert (await verify_game(bridge, store, result.game_id)).ok  # a real game all the same
+    # At a share of 1 no game is void: every decision would have to be more than all of them.
+    kept = await game(
+        bridge,
+        store,
+        llm(loopback, "loopback-401"),
+        "random",
+        text="void",
+        turn_limit=3,
+        void_share=1.0,
+    )
+    assert kept.status == "finished" and kept.error is None

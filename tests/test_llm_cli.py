@@ -128,3 +128,58 @@ def test_missing_key_and_broken_players_file_are_one_clear_line(tmp_path):
     players.write_text("[players.x\nmodel = 1\n")
     line = one_clear_line(pokeview("players", "--players", str(players)))
     assert "line 1" in line
+
+
+def test_a_rejected_model_makes_void_games_that_a_run_plays_again(tmp_path):
+    server = LoopbackModel().start_in_thread()  # answers HTTP 401 to every request
+    players = write_players(
+        tmp_path / "players.toml", server.base_url, rejected={"model": "loopback-401"}
+    )
+    db = str(tmp_path / "g.db")
+    env = {"POKEVIEW_PLAYERS": str(players)}
+    run = pokeview(
+        "battle",
+        "--p1",
+        "llm:rejected",
+        "--p2",
+        "random",
+        "--turn-limit",
+        "3",
+        "--db",
+        db,
+        env=env,
+    )
+    assert run.returncode == 1 and "game 1: llm:rejected (p1) vs random (p2)" in run.stdout
+    assert "game 1 is void, left out of the ratings: llm:rejected (p1) was on autopilot" in (
+        run.stderr
+    )
+    assert "first failure: client: HTTP 401: " in run.stderr
+    games = json.loads(pokeview("games", "--json", "--db", db).stdout)
+    assert games[0]["status"] == "void" and "HTTP 401" in games[0]["error"]
+    assert "void: llm:rejected (p1)" in pokeview("games", "--db", db).stdout
+
+    config = tmp_path / "run.toml"
+    config.write_text(
+        'name = "void"\nseed = "void"\nturn_limit = 3\nplayers = ["llm:rejected", "random"]\n'
+        f'players_file = "{players}"\n'
+    )
+    first = pokeview("run", str(config), "--db", db, env=env)
+    assert first.returncode == 1
+    assert "0/2 games recorded (2 now, 0 ended in errors, 2 void: to be played again" in (
+        first.stdout
+    )
+    assert "void 2" in first.stderr  # the run's progress line
+    again = pokeview("run", str(config), "--db", db, env=env)
+    assert "0/2 games recorded (2 now, 0 ended in errors, 2 void" in again.stdout, again.stdout
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select pair, seat, status from games where run_id = 1").fetchall()
+    assert sorted(rows) == [(0, 0, "void")] * 2 + [(0, 1, "void")] * 2  # again, under new ids
+    assert "(0 errors, 4 void, 0 running)" in pokeview("runs", "--db", db).stdout
+    ratings = pokeview("ratings", "void", "--db", db).stdout
+    assert "void games, left out (a model on autopilot for more than 50% of its decisions): " in (
+        ratings
+    )
+    assert "llm:rejected 4" in ratings
+    report = json.loads(pokeview("ratings", "--json", "--db", db).stdout)
+    assert report["void_games"] == {"llm:rejected": 5} and report["games"] == 0
+    server.stop_thread()

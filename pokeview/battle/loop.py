@@ -18,6 +18,7 @@ from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.view import SideView
+from pokeview.battle.void import DEFAULT_SHARE, void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import DecisionContext, Player
 from pokeview.sim.client import BattleChannel, Bridge, Step
@@ -31,7 +32,7 @@ MAX_REFUSALS = 20
 @dataclass(slots=True)
 class GameResult:
     game_id: int
-    status: str  # finished or error
+    status: str  # finished, void (a model side mostly on autopilot) or error
     winner: str | None  # p1, p2, tie
     turns: int
     error: str | None
@@ -66,8 +67,10 @@ class _Game:
         turn_limit: int,
         teams: dict[str, str] | None,
         inputlog: list[str] | None,
+        void_share: float = DEFAULT_SHARE,
     ) -> None:
         self.bridge = bridge
+        self.void_share = void_share
         self.store = store
         self.format = format_id
         self.seed = seed
@@ -321,16 +324,30 @@ class _Game:
         winner = end.get("winner") or "tie"
         turns = int(end.get("turns") or 0)
         self.events(None, "end", {"winner": winner, "turns": turns})
+        void = self.void_reason()
+        status = "void" if void else "finished"
         self.store.finish_game(
             self.game_id,
-            status="finished",
+            status=status,
             winner=winner,
             turns=turns,
+            error=void,
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
         )
-        return self.result("finished", winner, turns, None)
+        if void:
+            self.store.set_excluded(self.game_id)
+        return self.result(status, winner, turns, void)
+
+    def void_reason(self) -> str | None:
+        """Why the game is void: a model side the harness decided for too often (RotomArena)."""
+        reasons = [
+            void_reason(side, p.name, self.store.decisions(self.game_id, side), self.void_share)
+            for side, p in self.players.items()
+            if p.kind == "llm"
+        ]
+        return "; ".join(r for r in reasons if r) or None
 
     def fail(self, reason: str) -> GameResult:
         turns = max(v.turn for v in self.views.values())
@@ -376,12 +393,14 @@ async def play_game(
     parent_game: int | None = None,
     parent_decision: int | None = None,
     resume: int | None = None,
+    void_share: float = DEFAULT_SHARE,
 ) -> GameResult:
     """Play one game to its end (or to turn `turn_limit`, a tie) and record it.
 
     `seed` is a game seed from `seeds.game_seed`; `inputlog`, when given, starts the battle from
     an input log (a prefix of another game's: a fork) instead of from format and seed; `resume`
-    continues a stored game that was left unfinished (same id, same record).
+    continues a stored game that was left unfinished (same id, same record). A game in which a
+    model side was on autopilot for more than `void_share` of its decisions ends `void`.
     """
     if not seed:
         raise PokeviewError("a game needs a seed")
@@ -434,6 +453,7 @@ async def play_game(
         turn_limit=turn_limit,
         teams=teams,
         inputlog=inputlog,
+        void_share=void_share,
     )
     if resume is not None:
         game.restore(resume)

@@ -50,9 +50,21 @@ class Report:
     excluded_errors: int
     samples: int
     extra: dict[str, Any] = field(default_factory=dict)
+    # Void games (left out): per player, the games it made void by playing on autopilot.
+    void_games: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def void_counts(store: Store, run_id: int | None) -> dict[str, int]:
+    """Void games per player whose autopilot made them void (the reason names the side)."""
+    counts: dict[str, int] = {}
+    for p1, p2, reason in store.void_games(run_id):
+        for side, name in (("p1", p1), ("p2", p2)):
+            if f"({side}) was on autopilot" in reason:
+                counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _bot_names(store: Store, names: list[str]) -> list[str]:
@@ -63,6 +75,7 @@ def _bot_names(store: Store, names: list[str]) -> list[str]:
 def build_report(store: Store, run: str | int | None = None, samples: int = 200) -> Report:
     run_row = store.run(run) if run is not None else None
     rows = store.rating_games(run_row.id if run_row else None)
+    void = void_counts(store, run_row.id if run_row else None)
     names = sorted({r["p1"] for r in rows} | {r["p2"] for r in rows})
     index = {n: x for x, n in enumerate(names)}
     k = len(names)
@@ -97,6 +110,7 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
             0,
             store.error_games(run_row.id if run_row else None),
             0,
+            void_games=void,
         )
     ratings = fit(score_matrix(k, i, j, score))
     boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
@@ -149,6 +163,7 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
         len(rows),
         store.error_games(run_row.id if run_row else None),
         samples,
+        void_games=void,
     )
 
 

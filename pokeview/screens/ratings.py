@@ -65,6 +65,9 @@ def render_report(report: Report) -> Group:
                 "dim",
             )
         )
+    if report.void_games:
+        counts = ", ".join(f"{name} {n}" for name, n in report.void_games.items())
+        parts.append(t(f"void games, left out (a model mostly on autopilot): {counts}", "yellow"))
     if not report.players:
         parts.append(Text("No finished games to rate yet.", style="dim"))
         return Group(*parts)

@@ -528,6 +528,17 @@ class Store:
         if self._commit_scheduled is None:
             self._commit_scheduled = loop.call_later(delay, self.commit)
 
+    # -- added on branch methods
+
+    def void_games(self, run_id: int | None = None) -> list[tuple[str, str, str]]:
+        """(p1, p2, error) of every void game (of one run, or all): a model was on autopilot."""
+        sql = "select p1, p2, coalesce(error, '') from games where status = 'void'"
+        params: tuple[Any, ...] = ()
+        if run_id is not None:
+            sql += " and run_id = ?"
+            params = (run_id,)
+        return [tuple(r) for r in self.conn.execute(sql + " order by id", params)]
+
 
 def open_store(path: str | Path | None = None) -> Store:
     return Store(Path(path) if path else paths.database_path())

@@ -28,7 +28,7 @@ def _duration(seconds: float | None) -> str:
 
 
 def progress_text(p: Progress) -> Text:
-    done = p.done_before + p.done
+    done = p.done_before + p.done - p.void  # a void game is to be played again
     pct = 100 * done / p.planned if p.planned else 100
     bar_width = 30
     filled = int(bar_width * done / p.planned) if p.planned else bar_width
@@ -39,6 +39,8 @@ def progress_text(p: Progress) -> Text:
     text.append("░" * (bar_width - filled), style="dim")
     text.append(f" {done}/{p.planned} games ({pct:.0f}%)  running {p.running}  ")
     text.append(f"failed {p.failed}", style="red" if p.failed else "")
+    if p.void:
+        text.append(f"  void {p.void}", style="yellow")
     text.append(
         f"  elapsed {_duration(time.monotonic() - p.started)}  left ~{_duration(p.eta_seconds)}"
     )
@@ -52,7 +54,7 @@ def progress_text(p: Progress) -> Text:
             + (
                 f", winner {strip_control(last.winner_name)} in {last.turns} turns"
                 if last.status == "finished"
-                else f" ({strip_control(last.error or '')[:80]})"
+                else f" ({strip_control(last.error or '')[: 160 if last.status == 'void' else 80]})"
             ),
             style="dim",
         )
@@ -115,6 +117,18 @@ def report_renderable(report: Report) -> Group:
             )
             lines.append(f"  {name}: {shown}")
         parts.append(Text(strip_control("\n".join(lines)), style="dim"))
+    if report.void_games:
+        share = (report.header or {}).get("void_autopilot_share", 0.5)
+        counts = ", ".join(f"{name} {n}" for name, n in report.void_games.items())
+        parts.append(
+            Text(
+                strip_control(
+                    f"void games, left out (a model on autopilot for more than {100 * share:g}% "
+                    f"of its decisions): {counts}"
+                ),
+                style="yellow",
+            )
+        )
     table = Table(
         title=f"Bradley–Terry ratings, {report.scope}: {report.games} games", title_justify="left"
     )

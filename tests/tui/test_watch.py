@@ -161,3 +161,22 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
         await pilot.press("s")  # p2's view: its own Pokémon are sent out with "Go!"
         assert screen.view == "p2"
         assert any(strip.text.startswith("Go! ") for strip in log.lines)
+
+
+async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopback):
+    from tests.test_games import game
+    from tests.test_llm import llm
+
+    result = await game(
+        bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
+    )
+    store.commit()
+    app = make_app(store.path, ("watch", result.game_id, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.sub_title.startswith(
+            "gen9randombattle · void (llm:loopback-401 (p1) was on autopilot for 2 of its 2 "
+        )
+        assert "first failure: client: HTTP 401" in screen.sub_title
+        await pilot.press("end")
+        assert "The game is over" in text_of(screen.query_one(DecisionPane))

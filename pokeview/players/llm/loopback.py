@@ -15,6 +15,7 @@ The model id picks a behaviour, for tests:
   loopback-illegal          names action 99 first, then answers properly
   loopback-switch-first     answers the first switch listed when there is one (to meet refusals)
   loopback-429-once         HTTP 429 on the first request, then normal
+  loopback-401              HTTP 401 to every request (a rejected key: the game is on autopilot)
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
   loopback-slow             streams its reasoning over about two seconds (for live viewing)
@@ -108,7 +109,8 @@ class LoopbackModel:
     async def _plain(
         self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
     ) -> None:
-        reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests"}.get(code, "Error")
+        reason = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
+        reason = reason.get(code, "Error")
         writer.write(
             f"HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n".encode()
@@ -129,6 +131,10 @@ class LoopbackModel:
         self.calls[model] += 1
         calls = self.calls[model]
         messages = request.get("messages", [])
+        if model == "loopback-401":
+            body = b'{"error": {"message": "Incorrect API key provided"}}'
+            await self._plain(writer, 401, body)
+            return
         if model == "loopback-429-once" and calls == 1:
             await self._plain(writer, 429, b'{"error": "slow down"}', "Retry-After: 0\r\n")
             return
