@@ -208,13 +208,19 @@ def cmd_players(args: argparse.Namespace) -> int:
         if spec.api_key_env:
             state = "set" if os.environ.get(spec.api_key_env) else "NOT SET"
             key = f"${spec.api_key_env} {state}"
-        prices = "/".join(
-            f"{spec.prices[k]:g}" if k in spec.prices else "?"
-            for k in ("input", "cached_input", "output")
+        # Every price a cost is made of; one missing makes the cost of tokens of its kind unknown.
+        prices = ", ".join(
+            f"{what} {spec.prices[k]:g}" if k in spec.prices else f"{what} ? (unknown)"
+            for k, what in (
+                ("input", "input"),
+                ("cached_input", "cached input"),
+                ("cache_write", "cache write"),
+                ("output", "output"),
+            )
         )
         line = (
             f"  llm:{spec.name}  model {spec.model}  at {spec.base_url}  {key}  "
-            f"effort {spec.reasoning_effort or '-'}  $/M tokens in/cached/out {prices}"
+            f"effort {spec.reasoning_effort or '-'}  USD per million tokens: {prices}"
         )
         print(strip_control(line))
     return 0

@@ -33,6 +33,24 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
     assert any(h.get("authorization") == f"Bearer {KEY}" for h in server.headers)  # it was sent
     listing = pokeview("players", env=env)
     assert "llm:tester" in listing.stdout and "$LOOPBACK_KEY set" in listing.stdout
+    # Every price a cost is made of, cache writes included, and which ones are missing.
+    assert (
+        "USD per million tokens: input 3, cached input 0.3, cache write ? (unknown), output 15"
+        in listing.stdout
+    )
+    # The loopback model's token counts are characters ÷ 4: marked as estimates where shown.
+    ratings = pokeview("ratings", "--db", str(db), env=env).stdout
+    row = next(line for line in ratings.splitlines() if "llm:tester" in line)
+    assert row.count(" est.") == 2  # cost/game and out tok/dec
+    assert "the provider reported estimated token counts" in ratings
+    report = json.loads(pokeview("ratings", "--json", "--db", str(db), env=env).stdout)
+    tester = next(p for p in report["players"] if p["name"] == "llm:tester")
+    assert tester["tokens_estimated"] is True
+    heuristic = next(p for p in report["players"] if p["name"] == "heuristic")
+    assert heuristic["tokens_estimated"] is False
+    exported = json.loads(pokeview("export", "1", "--db", str(db), env=env).stdout)
+    first = json.loads(next(d for d in exported["decisions"] if d["side"] == "p1")["detail"])
+    assert first["usage"]["estimated"] is True and first["attempts"][0]["usage"]["estimated"]
 
     text = pokeview("prompt", "1", "--turn", "2", "--side", "p1", "--db", str(db), env=env)
     assert text.returncode == 0, text.stderr

@@ -13,6 +13,10 @@ from pokeview.store.store import Store
 
 ANCHOR = "max-damage"
 PROVISIONAL_UNDER = 16
+ESTIMATES_NOTE = (
+    "est.: the provider reported estimated token counts (pokeview's loopback test model counts "
+    "characters ÷ 4), and the cost is priced from them."
+)
 
 
 @dataclass
@@ -32,6 +36,7 @@ class PlayerLine:
     decisions: int = 0
     cost_per_game: float | None = None  # USD; None when unknown or no model
     output_tokens_per_decision: float | None = None
+    tokens_estimated: bool = False  # some counts came from the provider as estimates (loopback)
     ms_per_decision: float | None = None
     reask_rate: float | None = None
     random_pick_rate: float | None = None
@@ -195,14 +200,15 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
                count(*),
                sum(json_extract(d.detail, '$.usage.output')),
                sum(case when json_extract(d.detail, '$.usage') is not null then 1 else 0 end),
-               avg(coalesce(json_extract(d.detail, '$.model_latency_ms'), d.latency_ms)),
+               avg(coalesce(json_extract(d.detail, '$.decision_ms'), d.latency_ms)),
                sum(case when json_extract(d.detail, '$.reasks') > 0 then 1 else 0 end),
                sum(case when d.how = 'random pick' then 1 else 0 end),
                sum(case when d.how = 'autopilot' then 1 else 0 end),
                sum(json_extract(d.detail, '$.cost')),
                sum(case when json_extract(d.detail, '$.model') is not null
                          and json_extract(d.detail, '$.cost') is null then 1 else 0 end),
-               sum(case when json_extract(d.detail, '$.model') is not null then 1 else 0 end)
+               sum(case when json_extract(d.detail, '$.model') is not null then 1 else 0 end),
+               max(coalesce(json_extract(d.detail, '$.usage.estimated'), 0))
         from decisions d join games g on g.id = d.game_id join rated on rated.id = g.id
         group by player
     """
@@ -218,6 +224,7 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
         cost,
         unknown,
         model_decisions,
+        estimated,
     ) in store.conn.execute(query):
         line = by_name.get(player)
         if line is None:
@@ -226,6 +233,7 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
         line.ms_per_decision = ms
         if model_decisions:
             line.output_tokens_per_decision = (out / with_usage) if with_usage else None
+            line.tokens_estimated = bool(estimated)
             line.reask_rate = reasks / n
             line.random_pick_rate = picks / n
             line.autopilot_rate = autopilot / n

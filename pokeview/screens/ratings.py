@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
-from pokeview.ratings.summary import Report
+from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.widgets.render import t
 
 AXIS_WIDTH = 36
@@ -124,16 +124,21 @@ def render_report(report: Report) -> Group:
 
     for p in report.players:
         model = p.reask_rate is not None
+        est = " est." if p.tokens_estimated else ""
         figures.add_row(
             t(p.name),
-            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}") if model else "-",
-            f"{p.output_tokens_per_decision:.0f}" if p.output_tokens_per_decision else "-",
+            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}{est}")
+            if model
+            else "-",
+            f"{p.output_tokens_per_decision:.0f}{est}" if p.output_tokens_per_decision else "-",
             f"{(p.ms_per_decision or 0) / 1000:.2f}",
             pct(p.reask_rate),
             pct(p.random_pick_rate),
             pct(p.autopilot_rate),
         )
     parts.append(figures)
+    if any(p.tokens_estimated for p in report.players):
+        parts.append(t(ESTIMATES_NOTE, "dim"))
     parts.append(
         t(
             f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "

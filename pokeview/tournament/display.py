@@ -11,7 +11,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from pokeview.ratings.summary import Report
+from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.text import strip_control
 from pokeview.tournament.runner import Progress
 
@@ -95,6 +95,10 @@ def _rate(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def _est(line: Any) -> str:
+    return " est." if line.tokens_estimated else ""
+
+
 def report_renderable(report: Report) -> Group:
     parts: list[Any] = []
     if report.header:
@@ -160,10 +164,10 @@ def report_renderable(report: Report) -> Group:
             str(line.games),
             f"{line.wins}-{line.losses}-{line.ties}",
             f"{100 * line.win_rate:.1f}% ({100 * line.win_low:.0f}–{100 * line.win_high:.0f})",
-            "-" if line.reask_rate is None else _money(line.cost_per_game),
+            "-" if line.reask_rate is None else _money(line.cost_per_game) + _est(line),
             "-"
             if line.output_tokens_per_decision is None
-            else f"{line.output_tokens_per_decision:.0f}",
+            else f"{line.output_tokens_per_decision:.0f}" + _est(line),
             "-" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f}",
             _rate(line.reask_rate),
             _rate(line.random_pick_rate),
@@ -192,5 +196,7 @@ def report_renderable(report: Report) -> Group:
     if report.excluded_errors:
         notes.append(f"{report.excluded_errors} games that ended in a harness error are left out.")
     notes.append("Provisional: fewer than 16 valid games.")
+    if any(line.tokens_estimated for line in report.players):
+        notes.append(ESTIMATES_NOTE)
     parts.append(Text(" ".join(notes), style="dim"))
     return Group(*parts)

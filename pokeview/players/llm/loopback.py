@@ -3,7 +3,8 @@
 It lets pokeview be tried, demonstrated and tested with no API key and no network. It reads the
 legal actions from the last message and answers with one of them (chosen by a hash of the
 conversation, so the same conversation gets the same answer), streaming made-up reasoning first.
-It is not a model: games against it are labelled as such.
+It is not a model: games against it are labelled as such, and its token counts (characters ÷ 4)
+come marked as estimates.
 
 The model id picks a behaviour, for tests:
   loopback                  reasoning in `reasoning_content`, usage with cache figures
@@ -202,6 +203,7 @@ class LoopbackModel:
                 "total_tokens": prompt + reasoning + _tokens(answer),
                 "prompt_tokens_details": {"cached_tokens": cached},
                 "completion_tokens_details": {"reasoning_tokens": reasoning},
+                "estimated": True,  # characters ÷ 4, not a tokenizer's count: say so
             }
             await self._chunk(writer, {**base, "choices": [], "usage": usage})
         await self._chunk(writer, "[DONE]")

@@ -5,7 +5,8 @@ refusal), streams the model's reasoning out as events, and reads the last ACTION
 An answer naming no legal action gets a re-ask; after 3 of them a legal action is picked at random
 (seeded) and counted as a random pick. Provider failures are retried with backoff; when retries run
 out the decision falls back to a random pick counted as autopilot, with its reason. Every attempt
-is kept in the decision's record.
+is kept in the decision's record, with its reasoning, answer, usage and time; a choice Showdown
+refuses is asked again within the same decision, so its record keeps both asks.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class LLMPlayer:
         self.name = f"llm:{spec.name}"
         self.client = client or ChatClient(spec)
         self.conversation: list[dict[str, str]] = []
+        # The decision last made. A choice Showdown refuses is asked again as the same decision,
+        # whose record then keeps every message, attempt, token and second spent on it.
+        self._last: dict[str, Any] | None = None
+        self._started = 0.0
 
     def describe(self) -> dict[str, Any]:
         return self.spec.describe()
@@ -77,8 +82,16 @@ class LLMPlayer:
         added.append({"role": "user", "content": opening})
         self.conversation += added
         attempts: list[dict[str, Any]] = []
-        invalid = 0
         total_usage: Usage | None = None
+        self._started = time.perf_counter()
+        last = self._last
+        if ctx.refusal is not None and last is not None and last["idx"] == ctx.index:
+            added, attempts, total_usage = last["added"] + added, last["attempts"], last["usage"]
+            self._started -= last["ms"] / 1000
+            answered = [a for a in attempts if a["status"] == "ok"]
+            if answered:
+                answered[-1]["refused"] = ctx.refusal
+        invalid = 0
         while True:
             completion, failure = await self._ask(ctx, len(attempts), attempts)
             if completion is None:
@@ -118,12 +131,19 @@ class LLMPlayer:
         while True:
             reasoning = _Stream(ctx, "reasoning", number)
             answer = _Stream(ctx, "answer", number)
+            asked = time.perf_counter()
             try:
                 completion = await self.client.complete(self.conversation, reasoning, answer)
             except ProviderError as exc:
                 reasoning.flush()
                 attempts.append(
-                    {"n": number, "status": "error", "error": str(exc), "retry": retries}
+                    {
+                        "n": number,
+                        "status": "error",
+                        "error": str(exc),
+                        "retry": retries,
+                        "latency_ms": round((time.perf_counter() - asked) * 1000, 3),
+                    }
                 )
                 if ctx.emit:
                     ctx.emit("attempt", {"idx": ctx.index, "attempt": number, "error": str(exc)})
@@ -159,6 +179,9 @@ class LLMPlayer:
         costs = [a["cost"] for a in ok]
         known = bool(ok) and all(c is not None for c in costs)
         last = ok[-1] if ok else {}
+        spent = (time.perf_counter() - self._started) * 1000
+        self._last = {"idx": ctx.index, "added": added, "attempts": attempts, "usage": usage}
+        self._last["ms"] = spent
         detail = {
             "model": last.get("model") or self.spec.model,
             "messages": added,
@@ -171,6 +194,9 @@ class LLMPlayer:
             "usage": usage.to_json() if usage else None,
             "cost": sum(costs) if known else None,
             "autopilot": autopilot,
-            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in ok), 3),
+            # Every attempt's time, failed ones and retries included (PokéBench: from the
+            # request to the answer); decision_ms adds the waits between retries.
+            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in attempts), 3),
+            "decision_ms": round(spent, 3),
         }
         return Decision(index, how=how, detail=detail)
