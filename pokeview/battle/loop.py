@@ -45,6 +45,20 @@ class GameResult:
         return self.winner or "-"
 
 
+def start_spec(format_id: str, seed: str, teams: dict[str, str] | None = None) -> dict[str, Any]:
+    """How the bridge starts the game of this seed: the battle seed, and each side's team (or
+    the seed its random team is generated from). A game on the local server starts the same."""
+    players = {}
+    for side in SIDES:
+        spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
+        if teams and teams.get(side):
+            spec["team"] = teams[side]
+        else:
+            spec["seed"] = seeds.team_seed(seed, side)
+        players[side] = spec
+    return {"format": format_id, "seed": seeds.battle_seed(seed), "players": players}
+
+
 @dataclass(slots=True)
 class _Pending:
     index: int
@@ -94,15 +108,7 @@ class _Game:
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
             return {"inputlog": self.inputlog}
-        players = {}
-        for side in SIDES:
-            spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
-            if self.teams and self.teams.get(side):
-                spec["team"] = self.teams[side]
-            else:
-                spec["seed"] = seeds.team_seed(self.seed, side)
-            players[side] = spec
-        return {"format": self.format, "seed": seeds.battle_seed(self.seed), "players": players}
+        return start_spec(self.format, self.seed, self.teams)
 
     def restore(self, game_id: int) -> None:
         """Continue a stored game: its input log up to the last step that moved the battle is

@@ -1,14 +1,18 @@
 """Games against a program that plays on the local Showdown server (Foul Play, a poke-env bot).
 
-pokeview's side logs in to the local server as HOST_USER, challenges the outside user, and plays
-its side with an ordinary pokeview player through poke-env's websocket client. pokeview's server
-config logs every finished battle with its input log (logs/MONTH/FORMAT/DAY/ROOM.log.json); that
-input log is re-simulated on the bridge, which rebuilds the whole record (both sides' views, the
-spectator log, the input log) exactly as for a game played on the bridge, so it verifies. The
-pokeview side's decisions keep how they were made.
+pokeview's side logs in to the local server as HOST_USER and plays its side with an ordinary
+pokeview player through poke-env's websocket client. pokeview chooses the battle as on the bridge:
+it asks the bridge for the input-log header of the game of its seed (battle seed, each side's team
+or team seed, the seats as planned) and sends it to its server's /pokeviewbattle command (see
+sim/server.py), which starts the battle from it, seats pokeview's side, and invites the outside
+user to the other seat with an ordinary challenge. So a server game is the game a bridge game of
+the same seed would be, and a run's mirror pairs hold against outside programs too.
 
-The server picks the battle seed itself: such games are reproducible from their input log, not
-from a seed text. One server game runs at a time per process (one host user, one connection).
+pokeview's server config logs every finished battle with its input log
+(logs/MONTH/FORMAT/DAY/ROOM.log.json); that input log is re-simulated on the bridge, which
+rebuilds the whole record (both sides' views, the spectator log, the input log) exactly as for a
+game played on the bridge, so it verifies. The pokeview side's decisions keep how they were made.
+One server game runs at a time per process (one host user, one connection).
 """
 
 from __future__ import annotations
@@ -23,8 +27,8 @@ from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
 from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.sim.server import HOST_USER
 
-HOST_USER = "pokeviewhost"
 DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
 GAME_WAIT_SECONDS = 3600.0
@@ -123,7 +127,9 @@ def _seat_class() -> type:
                 view=battle,
                 request=request,
                 actions=actions,
-                seed=seeds.decision_seed(self.seed, side, index),
+                # As on the bridge (decision index × 100 + refusals), so that a seeded bot
+                # makes the same choices here as in the bridge game of the same seed.
+                seed=seeds.decision_seed(self.seed, side, index * 100),
             )
             decision = await self.inner.decide(ctx)
             action = actions[decision.action]
@@ -178,18 +184,69 @@ async def play_over_server(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "
             "(a model's prompt needs the bridge's state); play it on the bridge instead"
         )
+    if not seed:
+        raise PokeviewError("a server game needs a seed")
+    header = await _header(bridge, format, seed, teams)
+    # On the server each seat bears its user's name, by which a websocket client knows its side.
+    users = {ours_side: HOST_USER, outside[0]: theirs.user}
+    named = [_renamed(line, users) for line in header]
     async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
         port = ensure_server()
-        team = (teams or {}).get(ours_side)
-        decisions, lines = await _play_on_server(ours, theirs.user, format, team, seed, port)
+        decisions, lines = await _play_on_server(
+            ours, theirs.user, format, named, ours_side, seed, port
+        )
     return await _record(
-        lines, decisions, ours, theirs, format, bridge, store, seed_text, run_id, pair, seat
+        header,
+        lines,
+        decisions,
+        {ours_side: ours, outside[0]: theirs},
+        ours_side,
+        format,
+        seed,
+        teams,
+        bridge,
+        store,
+        seed_text,
+        run_id,
+        pair,
+        seat,
     )
 
 
+def _renamed(line: str, users: dict[str, str]) -> str:
+    """A >player line with the seat's user name in place of "Player 1" or "Player 2"."""
+    if not line.startswith(">player "):
+        return line
+    side, _, spec = line[len(">player ") :].partition(" ")
+    options = {**json.loads(spec), "name": users[side]}
+    return f">player {side} " + json.dumps(options, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _header(bridge: Any, format: str, seed: str, teams: dict[str, str] | None) -> list[str]:
+    """The input-log header (>start, >player p1, >player p2) of the bridge game of this seed:
+    the bridge reads and checks the teams exactly as for a game played on it."""
+    from pokeview.battle.loop import start_spec
+    from pokeview.errors import BattleRefused
+
+    if not bridge.running:
+        await bridge.start()
+    try:
+        channel = await bridge.open(start_spec(format, seed, teams))
+    except BattleRefused as exc:
+        raise PokeviewError(str(exc)) from None
+    try:
+        step = await channel.next()
+    finally:
+        channel.close()
+    header = [line for line in step.input if line.startswith((">start ", ">player "))]
+    if len(header) != 3:
+        raise PokeviewError(f"the bridge did not start a {format} game to copy")
+    return header
+
+
 async def _play_on_server(
-    ours: Player, user: str, format: str, team: str | None, seed: str, port: int
+    ours: Player, user: str, format: str, header: list[str], side: str, seed: str, port: int
 ) -> tuple[list[dict[str, Any]], list[str]]:
     from poke_env import AccountConfiguration
     from poke_env.ps_client.server_configuration import ServerConfiguration
@@ -202,26 +259,27 @@ async def _play_on_server(
             f"ws://127.0.0.1:{port}/showdown/websocket", "http://127.0.0.1/unused"
         ),
         battle_format=format,
-        team=team,
         start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
         log_level=40,
     )
+    battle = {"format": format, "user": user, "host": side, "inputlog": header}
     try:
-        tag = await _on_poke_loop(_challenge_and_play(seat, user, format))
+        tag = await _on_poke_loop(_challenge_and_play(seat, user, format, battle))
         return seat.decisions, await _server_input_log(tag, port)
     finally:
         await _on_poke_loop(seat.ps_client.stop_listening())
 
 
-async def _challenge_and_play(seat: Any, user: str, format: str) -> str:
-    """Runs on poke-env's loop: challenge until `user` is online, then play to the end."""
+async def _challenge_and_play(seat: Any, user: str, format: str, battle: dict[str, Any]) -> str:
+    """Runs on poke-env's loop: start the battle and invite `user` until it is online and
+    accepts, then play to the end."""
     try:
         await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
     except TimeoutError:
         raise PokeviewError(f"could not log in to the local server as {HOST_USER}") from None
     deadline = time.monotonic() + float(os.environ.get("POKEVIEW_SERVER_WAIT", JOIN_WAIT_SECONDS))
     while not seat.battles:
-        await seat.ps_client.challenge(user, format, seat.next_team)
+        await seat.ps_client.send_message("/pokeviewbattle " + json.dumps(battle))
         while not seat.battles:
             try:
                 popup = await asyncio.wait_for(seat.popups.get(), 0.5)
@@ -277,11 +335,14 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
 
 
 async def _record(
+    header: list[str],
     lines: list[str],
     decisions: list[dict[str, Any]],
-    ours: Player,
-    theirs: ServerPlayer,
+    players: dict[str, Any],
+    host_side: str,
     format: str,
+    seed: str,
+    teams: dict[str, str] | None,
     bridge: Any,
     store: Any,
     seed_text: str | None,
@@ -290,39 +351,33 @@ async def _record(
     seat: int | None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
-    import orjson
-
     from pokeview.battle.loop import play_game
     from pokeview.players.recorded import RecordedPlayer, split_input_log
 
-    header, choices = split_input_log(lines)
-    names = {}
-    for line in header:
-        if line.startswith(">player "):
-            side, _, spec = line[len(">player ") :].partition(" ")
-            names[side] = orjson.loads(spec).get("name", "")
-    host_side = next((s for s, n in names.items() if n.lower() == HOST_USER), None)
-    if host_side is None:
-        raise PokeviewError("the server's input log does not name pokeview's side")
+    played, choices = split_input_log(lines)
+    if not played or played[0] != header[0]:
+        raise PokeviewError("the server's input log does not start the battle pokeview sent")
+    # The record starts as the bridge game of the seed does, the seats named "Player 1" and
+    # "Player 2" (on the server they bore the users' names, which change nothing in the game).
     source = f"local server, port {server_port()}"
     recorded = {
         side: RecordedPlayer(
             side,
             choices[side],
             source,
-            as_player=ours if side == host_side else theirs,
+            as_player=players[side],
             details=decisions if side == host_side else None,
         )
         for side in ("p1", "p2")
     }
-    start = orjson.loads(header[0][len(">start ") :])
     return await play_game(
         format,
-        str(start.get("seed", "server")),
+        seed,
         recorded["p1"],
         recorded["p2"],
         bridge=bridge,
         store=store,
+        teams=teams,
         inputlog=header,
         seed_text=seed_text or "played on the local server",
         run_id=run_id,

@@ -15,6 +15,8 @@ from pathlib import Path
 from pokeview.errors import PokeviewError
 from pokeview.sim import install
 
+HOST_USER = "pokeviewhost"  # pokeview's own user on its local server
+
 OVERRIDES = """
 // pokeview: loopback only, and nothing that opens a console to the outside.
 exports.port = {port};
@@ -26,6 +28,50 @@ exports.noguestsecurity = true;
 exports.logchallenges = {log_battles};
 // Bots choose fast; Showdown would hold each message of an ordinary user for 600 ms.
 exports.nothrottle = true;
+// This file is rewritten whenever pokeview starts a server: a running one keeps what it read.
+exports.watchconfig = false;
+
+// pokeview: a battle whose seed, teams and seats pokeview chose. /pokeviewbattle (pokeview's host
+// user only) starts the battle from the input-log header pokeview sends (>start with the battle
+// seed, >player with each side's team or team seed: the header of the bridge game of that seed),
+// seats the host on its side, and invites the outside user to the other seat with an ordinary
+// challenge (`/challenge FORMAT|FORMAT|||`), which it accepts with /accept as any bot does.
+exports.commands = {
+  pokeviewbattle(target, room, user, connection) {
+    if (user.id !== '{host}') throw new Chat.ErrorMessage('/pokeviewbattle is for pokeview only');
+    const spec = JSON.parse(target);
+    const other = Users.get(spec.user);
+    if (!other || !other.connected) {
+      return connection.popup(`pokeview: the user '${spec.user}' was not found`);
+    }
+    const old = Ladders.challenges.search(user.id, other.id);
+    if (old) Ladders.challenges.remove(old, false);
+    const inputLog = spec.inputlog.join('\\n');
+    const battleRoom = Rooms.createBattle({format: spec.format, players: [], inputLog});
+    if (!battleRoom) return connection.popup('pokeview: the server would not start the battle');
+    const battle = battleRoom.battle;
+    const theirs = spec.host === 'p1' ? 'p2' : 'p1';
+    battle[spec.host].invite = user.id;
+    this.parse(`/join ${battleRoom.roomid}`);
+    battle.joinGame(user, spec.host);
+    battle[theirs].invite = other.id;
+    const ready = new Ladders.BattleReady(user.id, spec.format, user.battleSettings);
+    Ladders.challenges.add(new Ladders.BattleInvite(user.id, other.id, ready, {
+      acceptCommand: `/pokeviewjoin ${user.id}`,
+      roomid: battleRoom.roomid,
+    }));
+  },
+  pokeviewjoin(target, room, user, connection) {
+    const chall = Ladders.challenges.resolveAcceptCommand(this);
+    const battleRoom = Rooms.get(chall.roomid);
+    const battle = battleRoom && battleRoom.battle;
+    const player = battle && battle.players.find((p) => p.invite === user.id);
+    if (!player) throw new Chat.ErrorMessage('this pokeview battle is gone');
+    Ladders.challenges.accept(this);
+    this.parse(`/join ${battleRoom.roomid}`);
+    battle.joinGame(user, player.slot);
+  },
+};
 """
 
 
@@ -38,7 +84,10 @@ def prepare(port: int, node_dir: Path | None = None, log_battles: bool = True) -
     for folder in ("logs/repl", "logs/chat", "logs/modlog", "config/chat-plugins"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     example = (root / "config" / "config-example.js").read_text()
-    overrides = OVERRIDES.format(port=int(port), log_battles="true" if log_battles else "false")
+    overrides = OVERRIDES.replace("{port}", str(int(port))).replace(
+        "{log_battles}", "true" if log_battles else "false"
+    )
+    overrides = overrides.replace("{host}", HOST_USER)
     (root / "config" / "config.js").write_text(example + overrides)
     return root
 

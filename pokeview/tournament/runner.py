@@ -96,8 +96,8 @@ def prepare_run(store: Store, config: RunConfig) -> tuple[int, list[PlannedGame]
 
 
 def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
-    # The seat as planned and the two players, in either order: on the local server Showdown
-    # seats the challenger (pokeview's side) first, whatever the plan said.
+    # The seat as planned and the two players, in either order (games recorded before pokeview
+    # chose the seats on its local server have pokeview's side first whatever the plan said).
     return (pair, seat, *sorted((p1, p2)))
 
 
