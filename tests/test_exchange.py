@@ -124,6 +124,86 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
     await outside.ps_client.stop_listening()
 
 
+async def _foul_play_like(port: int, name: str, fmt: str, seen: dict) -> None:
+    """Foul Play's way into a battle (fp/websocket_client.py, fp/run_battle.py), over a raw
+    websocket: accept a challenge whose 9-part pm names the format; take the opponent's name
+    from the room title; take the opponent's side from the first later message holding
+    "|player|" and that name (split("|")[2]). Then answer every request with `default`."""
+    import websockets
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/showdown/websocket") as ws:
+        while (await ws.recv()).split("|")[1] != "challstr":
+            pass
+        await ws.send(f"|/trn {name},0,")
+        while True:
+            parts = (await ws.recv()).split("|")
+            if (
+                len(parts) == 9
+                and parts[1] == "pm"
+                and parts[3].strip() == name
+                and parts[4].startswith("/challenge")
+                and parts[5] == fmt
+            ):
+                await ws.send(f"|/accept {parts[2].strip()}")
+                break
+        while True:
+            parts = (await ws.recv()).split("|")
+            if "battle" in parts[0]:
+                tag = parts[0].replace(">", "").strip()
+                opponent = parts[4].replace(name, "").replace("vs.", "").strip()
+                break
+        while True:
+            message = await ws.recv()
+            if "|player|" in message and opponent in message:
+                seen["opponent"], seen["opponent_side"] = opponent, message.split("|")[2]
+                break
+        while True:
+            message = await ws.recv()
+            if not message.startswith(f">{tag}"):
+                continue
+            for line in message.split("\n"):
+                if line.startswith("|request|{"):
+                    request = json.loads(line[len("|request|") :])
+                    seen.setdefault("side", request["side"]["id"])
+                    if not request.get("wait"):
+                        await ws.send(f"{tag}|/choose default|{request['rqid']}")
+                if line.startswith("|win|") or line == "|tie":
+                    return
+
+
+async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seats(
+    bridge, store, monkeypatch
+):
+    import asyncio
+
+    port = free_port()
+    monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
+    from pokeview.sim.over_server import ensure_server
+
+    ensure_server()
+    for seat, host in ((0, "p1"), (1, "p2")):
+        seen: dict = {}
+        bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))
+        ours, theirs = make_player("max-damage"), make_player("server:foulish")
+        p1, p2 = (ours, theirs) if host == "p1" else (theirs, ours)
+        result = await play_game(
+            "gen9randombattle",
+            seeds.game_seed("fp"),
+            p1,
+            p2,
+            bridge=bridge,
+            store=store,
+            seed_text="fp",
+            pair=0,
+            seat=seat,
+            turn_limit=300,
+        )
+        await asyncio.wait_for(bot, 60)
+        assert result.status == "finished", result.error
+        theirs_side = "p2" if host == "p1" else "p1"
+        assert seen == {"opponent": "pokeviewhost", "opponent_side": host, "side": theirs_side}
+
+
 def test_server_players_that_cannot_play_are_one_clear_line(tmp_path):
     db = str(tmp_path / "x.db")
     port = str(free_port())
@@ -343,3 +423,17 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     )
     assert "Showdown" in one_clear_line(pokeview("import", str(bad_team), "--db", db))
     assert rows(db, "select count(*) from games") == [(1,)]
+
+
+def test_a_server_game_that_is_not_the_started_one_is_caught():
+    from pokeview.sim.over_server import _battle_lines
+
+    server = [
+        "|j|☆a",
+        "|switch|p1a: Azelf|Azelf, L84|100/100",
+        "|move|p1a: Azelf|Fire Blast|p2a: X",
+    ]
+    ours = ["|switch|p1a: Azelf|Azelf, L84|100/100", "|move|p1a: Azelf|Fire Blast|p2a: X"]
+    assert _battle_lines(server) == _battle_lines(ours)  # chat and joins aside, the same game
+    other = [*ours[:1], "|move|p1a: Azelf|Psychic|p2a: X"]
+    assert _battle_lines(server) != _battle_lines(other)

@@ -18,6 +18,7 @@ One server game runs at a time per process (one host user, one connection).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -196,7 +197,8 @@ async def play_over_server(
         decisions, lines = await _play_on_server(
             ours, theirs.user, format, named, ours_side, seed, port
         )
-    return await _record(
+    lines, server_log = _split_log(lines)
+    result = await _record(
         header,
         lines,
         decisions,
@@ -212,6 +214,34 @@ async def play_over_server(
         pair,
         seat,
     )
+    if server_log and result.status == "finished":
+        recorded = store.game(result.game_id).spectator_log or ""
+        if _battle_lines(server_log) != _battle_lines(recorded.splitlines()):
+            store.delete_game(result.game_id)
+            raise PokeviewError(
+                "the game on the local server is not the game pokeview started there (its "
+                "moves and switches differ from the bridge's); is the server pokeview's own?"
+            )
+    return result
+
+
+def _split_log(lines: list[str]) -> tuple[list[str], list[str]]:
+    if ">log" not in lines:
+        return lines, []
+    at = lines.index(">log")
+    return lines[:at], lines[at + 1 :]
+
+
+def _battle_lines(log: list[str]) -> list[str]:
+    """What two logs of one battle share whoever wrote them: moves, turns, faints, and who
+    came in (without the HP figures, which a spectator's and a player's log print apart)."""
+    out = []
+    for line in log:
+        parts = line.split("|")
+        if len(parts) < 3 or parts[1] not in ("move", "turn", "faint", "switch", "drag"):
+            continue
+        out.append("|".join(parts[:4]) if parts[1] in ("switch", "drag") else line)
+    return out
 
 
 def _renamed(line: str, users: dict[str, str]) -> str:
@@ -267,7 +297,9 @@ async def _play_on_server(
         tag = await _on_poke_loop(_challenge_and_play(seat, user, format, battle))
         return seat.decisions, await _server_input_log(tag, port)
     finally:
-        await _on_poke_loop(seat.ps_client.stop_listening())
+        # A client that never connected has no websocket to close: keep the real error.
+        with contextlib.suppress(AttributeError):
+            await _on_poke_loop(seat.ps_client.stop_listening())
 
 
 async def _challenge_and_play(seat: Any, user: str, format: str, battle: dict[str, Any]) -> str:
@@ -310,7 +342,8 @@ async def _challenge_and_play(seat: Any, user: str, format: str, battle: dict[st
 
 async def _server_input_log(tag: str, port: int) -> list[str]:
     """The input log the server wrote for battle `tag` (pokeview's server config logs every
-    battle to logs/MONTH/FORMAT/DAY/ROOM.log.json once it ends)."""
+    battle to logs/MONTH/FORMAT/DAY/ROOM.log.json once it ends), followed by its battle log
+    as `|` lines after a `>log` marker (to check the record against)."""
     from pokeview.sim.server import package_dir
 
     logs = package_dir() / "logs"
@@ -325,8 +358,10 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
             if data and data.get("roomid") == tag and data.get("inputLog"):
                 lines = data["inputLog"]
                 lines = lines.split("\n") if isinstance(lines, str) else lines
+                log = data.get("log") or []
+                log = log.split("\n") if isinstance(log, str) else log
                 found[-1].unlink(missing_ok=True)  # kept only for pokeview: now in the record
-                return [line for line in lines if line.strip()]
+                return [line for line in lines if line.strip()] + [">log", *log]
         await asyncio.sleep(0.1)
     raise PokeviewError(
         f"the server on port {port} wrote no log for {tag}: is it pokeview's own "

@@ -31,11 +31,14 @@ exports.nothrottle = true;
 // This file is rewritten whenever pokeview starts a server: a running one keeps what it read.
 exports.watchconfig = false;
 
-// pokeview: a battle whose seed, teams and seats pokeview chose. /pokeviewbattle (pokeview's host
-// user only) starts the battle from the input-log header pokeview sends (>start with the battle
-// seed, >player with each side's team or team seed: the header of the bridge game of that seed),
-// seats the host on its side, and invites the outside user to the other seat with an ordinary
-// challenge (`/challenge FORMAT|FORMAT|||`), which it accepts with /accept as any bot does.
+// pokeview: a battle whose seed, teams and seats pokeview chose, against a program that joins it
+// as any bot joins a challenge. /pokeviewbattle (pokeview's host user only) sends the outside
+// user an ordinary challenge (`/challenge FORMAT|FORMAT|||`); when it accepts (/accept), the
+// battle starts from the input-log header pokeview sent (>start with the battle seed, >player
+// with each seat's user and team or team seed: the header of the bridge game of that seed).
+// As in a challenge's battle, each >player line is its own write and both users are in the
+// room before the battle's first line: bots tell their side from the first |player| line.
+const pokeviewPending = new Map();
 exports.commands = {
   pokeviewbattle(target, room, user, connection) {
     if (user.id !== '{host}') throw new Chat.ErrorMessage('/pokeviewbattle is for pokeview only');
@@ -46,30 +49,38 @@ exports.commands = {
     }
     const old = Ladders.challenges.search(user.id, other.id);
     if (old) Ladders.challenges.remove(old, false);
-    const inputLog = spec.inputlog.join('\\n');
-    const battleRoom = Rooms.createBattle({format: spec.format, players: [], inputLog});
-    if (!battleRoom) return connection.popup('pokeview: the server would not start the battle');
-    const battle = battleRoom.battle;
-    const theirs = spec.host === 'p1' ? 'p2' : 'p1';
-    battle[spec.host].invite = user.id;
-    this.parse(`/join ${battleRoom.roomid}`);
-    battle.joinGame(user, spec.host);
-    battle[theirs].invite = other.id;
+    pokeviewPending.set(other.id, spec);
     const ready = new Ladders.BattleReady(user.id, spec.format, user.battleSettings);
     Ladders.challenges.add(new Ladders.BattleInvite(user.id, other.id, ready, {
-      acceptCommand: `/pokeviewjoin ${user.id}`,
-      roomid: battleRoom.roomid,
+      acceptCommand: `/pokeviewaccept ${user.id}`,
     }));
   },
-  pokeviewjoin(target, room, user, connection) {
-    const chall = Ladders.challenges.resolveAcceptCommand(this);
-    const battleRoom = Rooms.get(chall.roomid);
-    const battle = battleRoom && battleRoom.battle;
-    const player = battle && battle.players.find((p) => p.invite === user.id);
-    if (!player) throw new Chat.ErrorMessage('this pokeview battle is gone');
-    Ladders.challenges.accept(this);
-    this.parse(`/join ${battleRoom.roomid}`);
-    battle.joinGame(user, player.slot);
+  pokeviewaccept(target, room, user, connection) {
+    const host = Ladders.challenges.accept(this);
+    const spec = pokeviewPending.get(user.id);
+    pokeviewPending.delete(user.id);
+    if (!spec || host.id !== '{host}') throw new Chat.ErrorMessage('this pokeview battle is gone');
+    const [start, ...seats] = spec.inputlog;
+    const battleRoom = Rooms.createBattle({format: spec.format, players: [], inputLog: start});
+    if (!battleRoom) throw new Chat.ErrorMessage('the server would not start the battle');
+    const battle = battleRoom.battle;
+    const users = {p1: user, p2: user};
+    users[spec.host] = host;
+    for (const line of seats) void battle.stream.write(line);
+    for (const slot of ['p1', 'p2']) {
+      battle[slot].name = users[slot].name;
+      battle[slot].hasTeam = true;
+    }
+    battleRoom.title = `${users.p1.name} vs. ${users.p2.name}`;
+    // pokeview's host first: a bot reading the first |player| line naming its opponent then
+    // finds the opponent's seat in it, whichever seat that is.
+    const theirs = spec.host === 'p1' ? 'p2' : 'p1';
+    for (const slot of [spec.host, theirs]) {
+      battle[slot].invite = users[slot].id;
+      battle.joinGame(users[slot], slot);
+    }
+    for (const slot of [spec.host, theirs]) users[slot].joinRoom(battleRoom);
+    battleRoom.update(); // the seats' |player| lines now, on their own, before anything else
   },
 };
 """
