@@ -33,6 +33,7 @@ from pokeview.sim.server import HOST_USER
 DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
 GAME_WAIT_SECONDS = 3600.0
+CHALLENGE_AGAIN_SECONDS = 10.0
 
 # One server game at a time (one host user); a lock per event loop, as locks belong to one.
 _locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
@@ -292,9 +293,9 @@ async def _play_on_server(
         start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
         log_level=40,
     )
-    battle = {"format": format, "user": user, "host": side, "inputlog": header}
+    spec = {"format": format, "user": user, "host": side, "inputlog": header}
     try:
-        tag = await _on_poke_loop(_challenge_and_play(seat, user, format, battle))
+        tag = await _on_poke_loop(_challenge_and_play(seat, user, format, spec))
         return seat.decisions, await _server_input_log(tag, port)
     finally:
         # A client that never connected has no websocket to close: keep the real error.
@@ -302,16 +303,18 @@ async def _play_on_server(
             await _on_poke_loop(seat.ps_client.stop_listening())
 
 
-async def _challenge_and_play(seat: Any, user: str, format: str, battle: dict[str, Any]) -> str:
-    """Runs on poke-env's loop: start the battle and invite `user` until it is online and
-    accepts, then play to the end."""
+async def _challenge_and_play(seat: Any, user: str, format: str, spec: dict[str, Any]) -> str:
+    """Runs on poke-env's loop: challenge `user` (see /pokeviewbattle) until it is online and
+    accepts, then play to the end. The challenge is sent again now and then: a program still
+    leaving its last battle may not have seen it."""
     try:
         await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
     except TimeoutError:
         raise PokeviewError(f"could not log in to the local server as {HOST_USER}") from None
     deadline = time.monotonic() + float(os.environ.get("POKEVIEW_SERVER_WAIT", JOIN_WAIT_SECONDS))
     while not seat.battles:
-        await seat.ps_client.send_message("/pokeviewbattle " + json.dumps(battle))
+        await seat.ps_client.send_message("/pokeviewbattle " + json.dumps(spec))
+        sent = time.monotonic()
         while not seat.battles:
             try:
                 popup = await asyncio.wait_for(seat.popups.get(), 0.5)
@@ -321,6 +324,8 @@ async def _challenge_and_play(seat: Any, user: str, format: str, battle: dict[st
                         f"'{user}' did not accept a {format} challenge on the local server "
                         f"({seat.ps_client.server_configuration.websocket_url}) in time"
                     ) from None
+                if time.monotonic() - sent > CHALLENGE_AGAIN_SECONDS:
+                    break
                 continue
             if "not found" in popup or "is not accepting" in popup or "busy" in popup:
                 if time.monotonic() > deadline:

@@ -47,6 +47,10 @@ exports.commands = {
     if (!other || !other.connected) {
       return connection.popup(`pokeview: the user '${spec.user}' was not found`);
     }
+    for (const roomid of user.games) { // accepted already: the battle is on its way
+      const game = Rooms.get(roomid)?.battle;
+      if (game && !game.ended && game.playerTable[other.id]) return;
+    }
     const old = Ladders.challenges.search(user.id, other.id);
     if (old) Ladders.challenges.remove(old, false);
     pokeviewPending.set(other.id, spec);
