@@ -98,7 +98,8 @@ def cmd_battle(args: argparse.Namespace) -> int:
         )
         return 1
     server_game = "server" in (p1.kind, p2.kind)
-    where = "on the local server" if server_game else f"seed {seed_text!r}"
+    # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
+    where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
     print(
         f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
         f"{where}: winner {result.winner_name}"
