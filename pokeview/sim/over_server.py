@@ -75,6 +75,9 @@ def ensure_server() -> int:
     port = server_port()
     if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
         _server = None  # it died: start another
+    if _server is not None and _server.port != port:
+        _server.stop()  # another port is asked for now (one server game at a time anyway)
+        _server = None
     if _server is None and not port_open(port):
         import atexit
 
