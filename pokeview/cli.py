@@ -168,19 +168,29 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
     result = _run_stoppable(run())
     store.close()
-    if result.status != "finished":
+    if result.status not in ("finished", "void"):
         print(
             f"game {result.game_id}: error after {result.turns} turns: {result.error}",
             file=sys.stderr,
         )
         return 1
     server_game = "server" in (p1.kind, p2.kind)
-    where = "on the local server" if server_game else f"seed {seed_text!r}"
+    # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
+    where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
     print(
         f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
         f"{where}: winner {result.winner_name}"
         f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
     )
+    if result.status == "void":
+        from pokeview.text import strip_control
+
+        print(
+            f"game {result.game_id} is void, left out of the ratings: "
+            f"{strip_control(result.error or '')}",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
@@ -231,7 +241,9 @@ def cmd_games(args: argparse.Namespace) -> int:
             safe(g.p2),
             safe(g.winner_name),
             str(g.turns or "-"),
-            g.status if g.status != "error" else f"error: {safe(g.error or '')[:40]}",
+            g.status
+            if g.status not in ("error", "void")
+            else f"{g.status}: {safe(g.error or '')[:40]}",
         )
     Console(width=max(Console().width, 120)).print(table)
     return 0
@@ -278,13 +290,19 @@ def cmd_players(args: argparse.Namespace) -> int:
         if spec.api_key_env:
             state = "set" if os.environ.get(spec.api_key_env) else "NOT SET"
             key = f"${spec.api_key_env} {state}"
-        prices = "/".join(
-            f"{spec.prices[k]:g}" if k in spec.prices else "?"
-            for k in ("input", "cached_input", "output")
+        # Every price a cost is made of; one missing makes the cost of tokens of its kind unknown.
+        prices = ", ".join(
+            f"{what} {spec.prices[k]:g}" if k in spec.prices else f"{what} ? (unknown)"
+            for k, what in (
+                ("input", "input"),
+                ("cached_input", "cached input"),
+                ("cache_write", "cache write"),
+                ("output", "output"),
+            )
         )
         line = (
             f"  llm:{spec.name}  model {spec.model}  at {spec.base_url}  {key}  "
-            f"effort {spec.reasoning_effort or '-'}  $/M tokens in/cached/out {prices}"
+            f"effort {spec.reasoning_effort or '-'}  USD per million tokens: {prices}"
         )
         print(strip_control(line))
     return 0
@@ -348,13 +366,18 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     progress = _run_stoppable(run())
     store.close()
-    done = progress.done_before + progress.done
+    done = progress.done_before + progress.done - progress.void
     print(
         f"run {config.name}: {done}/{progress.planned} games recorded "
-        f"({progress.done} now, {progress.failed} ended in errors); "
-        f"see `pokeview ratings {config.name}`"
+        f"({progress.done} now, {progress.failed} ended in errors"
+        + (
+            f", {progress.void} void: to be played again when the run is started again"
+            if progress.void
+            else ""
+        )
+        + f"); see `pokeview ratings {config.name}`"
     )
-    return 0 if progress.failed == 0 else 1
+    return 0 if progress.failed == 0 and progress.void == 0 else 1
 
 
 def cmd_runs(args: argparse.Namespace) -> int:
@@ -380,10 +403,11 @@ def cmd_runs(args: argparse.Namespace) -> int:
         return 0
     for run, counts in rows:
         done = counts.get("finished", 0) + counts.get("error", 0)
+        void = f", {counts['void']} void" if counts.get("void") else ""
         print(
             strip_control(
                 f"{run.id:>4}  {run.name:<28} {run.state:<9} {done}/{run.planned or '?'} games"
-                f"  ({counts.get('error', 0)} errors, {counts.get('running', 0)} running)"
+                f"  ({counts.get('error', 0)} errors{void}, {counts.get('running', 0)} running)"
                 f"  started {run.created_at[:16].replace('T', ' ')}"
             )
         )
@@ -862,7 +886,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--status",
-        choices=["running", "finished", "error", "interrupted"],
+        choices=["running", "finished", "void", "error", "interrupted"],
         help="only games in this state",
     )
 

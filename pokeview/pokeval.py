@@ -74,20 +74,85 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
     cases = load_jsonl(path, "the cases file")
     for n, case in enumerate(cases, start=1):
         missing = [k for k in ("seed", "teams", "choices") if k not in case]
-        if missing or not isinstance(case.get("teams"), dict):
+        teams = case.get("teams")
+        if (
+            missing
+            or not isinstance(teams, dict)
+            or not all(isinstance(teams.get(side), str) for side in ("p1", "p2"))
+        ):
             raise PokeviewError(f"{path}: case {n} lacks {', '.join(missing) or 'teams.p1/p2'}")
         case.setdefault("id", f"case-{n}")
+        for side in ("p1", "p2"):
+            problem = gen1_team_problem(teams[side])
+            if problem:
+                raise PokeviewError(f"{path}: case {n} ({case['id']}), {side}: {problem}")
     return cases
+
+
+# A packed member: NICKNAME|SPECIES|ITEM|ABILITY|MOVES|NATURE|EVS|GENDER|IVS|SHINY|LEVEL|HAPPINESS.
+# Pokéval fills only the first (the species, as a nickname) and the fifth (the moves); all else
+# takes Showdown's defaults: level 100, no stat experience, full DVs.
+FIELDS = (
+    "species",
+    "species",
+    "item",
+    "ability",
+    "moves",
+    "nature",
+    "EVs",
+    "gender",
+    "IVs",
+    "shiny",
+    "level",
+    "happiness",
+)
+NO_ABILITY = "No Ability"
+
+
+def gen1_team_problem(packed: str) -> str | None:
+    """Why a packed team is not a Pokéval Gen 1 team (a filled field the format leaves empty)."""
+    members = packed.split("]")
+    if not 1 <= len(members) <= 6:
+        return f"a team has 1 to 6 members, not {len(members)}"
+    for number, member in enumerate(members, start=1):
+        fields = member.split("|")
+        if len(fields) != len(FIELDS):
+            return f"member {number} has {len(fields)} fields, not {len(FIELDS)}"
+        if not fields[0] or not fields[4]:
+            return f"member {number} needs a species (field 1) and moves (field 5)"
+        for i, value in enumerate(fields):
+            if i in (0, 1, 4) or not value or (i == 3 and value == NO_ABILITY):
+                continue
+            # Gen 1 has no items, abilities or natures, and Pokéval's stats are the defaults.
+            return f"member {number} ({fields[0]}) sets its {FIELDS[i]} ({value!r}); Gen 1 has none"
+    return None
+
+
+def without_abilities(packed: str) -> str:
+    """The team with `No Ability` on every member: the pinned Showdown otherwise gives each
+    species its default ability, and in gen1customgame those abilities act (Blaze, Volt Absorb,
+    Synchronize), so the game would not be a Gen 1 game (see NOTES, Pokéval's example)."""
+    out = []
+    for member in packed.split("]"):
+        fields = member.split("|")
+        if len(fields) > 3:
+            fields[3] = NO_ABILITY
+        out.append("|".join(fields))
+    return "]".join(out)
 
 
 def input_log(case: dict[str, Any]) -> list[str]:
     """The case as a Showdown input log; the players are P1 and P2, as in Pokéval's logs."""
+
+    def player(side: str) -> str:
+        team = without_abilities(case["teams"][side])
+        name = side.upper()
+        return f">player {side} " + json.dumps({"name": name, "team": team}, separators=(",", ":"))
+
     lines = [
         ">start " + json.dumps({"formatid": FORMAT, "seed": case["seed"]}, separators=(",", ":")),
-        ">player p1 "
-        + json.dumps({"name": "P1", "team": case["teams"]["p1"]}, separators=(",", ":")),
-        ">player p2 "
-        + json.dumps({"name": "P2", "team": case["teams"]["p2"]}, separators=(",", ":")),
+        player("p1"),
+        player("p2"),
     ]
     for choice in case["choices"]:
         for side in ("p1", "p2"):

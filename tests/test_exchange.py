@@ -24,7 +24,9 @@ class FirstMovePlayer(Player):
     def choose_move(self, battle):
         if battle.available_moves:
             return self.create_order(battle.available_moves[0])
-        return self.choose_random_move(battle)
+        if battle.available_switches:
+            return self.create_order(battle.available_switches[0])
+        return self.choose_default_move()
 
 
 async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
@@ -51,7 +53,7 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-async def test_an_outside_poke_env_player_plays_a_run_in_process_and_over_the_server(
+async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_on_the_bridge(
     bridge, store, tmp_path, monkeypatch
 ):
     import asyncio
@@ -59,16 +61,19 @@ async def test_an_outside_poke_env_player_plays_a_run_in_process_and_over_the_se
     from poke_env import AccountConfiguration
     from poke_env.ps_client.server_configuration import ServerConfiguration
 
+    from pokeview.battle.verify import verify_game
     from pokeview.tournament.config import parse_run_config
     from pokeview.tournament.runner import run_tournament
 
+    # The same player, in process on the bridge ...
     spec = "tests.test_exchange:FirstMovePlayer"
-    in_process = {"name": "in-process", "seed": "o", "pairs": 1, "players": [spec, "random"]}
+    in_process = {"name": "in-process", "seed": "o", "pairs": 1, "players": ["heuristic", spec]}
     progress = await run_tournament(
         parse_run_config(in_process, tmp_path / "a.toml"), store=store, bridge=bridge
     )
     assert progress.done == 2 and progress.failed == 0
 
+    # ... and as an outside program on the local server, over its websocket.
     port = free_port()
     monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
     from pokeview.sim.over_server import ensure_server
@@ -92,20 +97,111 @@ async def test_an_outside_poke_env_player_plays_a_run_in_process_and_over_the_se
     assert progress.done == 2 and progress.failed == 0
     run = store.find_run("server")
     games = [store.game(gid) for gid, *_ in store.run_games(run.id)]
-    assert [(g.p1, g.p2, g.status) for g in games] == [
-        ("heuristic", "server:firstmove", "finished")
-    ] * 2
-    for game in games:  # the outside program's choices are all in the record: its first moves
-        assert '"name":"firstmove"' in game.input_log
-        theirs = store.decisions(game.id, "p2")
+    # Both seats of the pair: pokeview chose the seed and the seats, not the server.
+    by_seat = {g.seat: g for g in games}
+    assert [(by_seat[s].p1, by_seat[s].p2, by_seat[s].status) for s in (0, 1)] == [
+        ("heuristic", "server:firstmove", "finished"),
+        ("server:firstmove", "heuristic", "finished"),
+    ]
+    bridge_games = {
+        store.game(gid).seat: store.game(gid)
+        for gid, *_ in store.run_games(store.find_run("in-process").id)
+    }
+    for seat, game in by_seat.items():
+        theirs_side = "p2" if seat == 0 else "p1"
+        theirs = store.decisions(game.id, theirs_side)
         moves = [d for d in theirs if d.actions[0].startswith("move ") and not d.refusals]
-        assert moves and all(d.action == 0 for d in moves)
-        ours = store.decisions(game.id, "p1")
+        assert moves and all(d.action == 0 for d in moves)  # the outside program's first moves
+        ours = store.decisions(game.id, "p1" if seat == 0 else "p2")
         assert ours and all(d.how == "chosen" for d in ours)  # as the bot made them, live
+        # The same game as on the bridge: same seed, same teams, same rolls, same log.
+        twin = bridge_games[seat]
+        assert game.seed == twin.seed and game.input_log == twin.input_log
+        assert game.spectator_log == twin.spectator_log
+        assert (await verify_game(bridge, store, game.id)).ok
     # Resuming the finished run plays nothing more: both server games count for the pair.
     assert (await run_tournament(config, store=store, bridge=bridge)).done == 0
     await outside.ps_client.stop_listening()
-    # (every finished game verifies at teardown)
+
+
+async def _foul_play_like(port: int, name: str, fmt: str, seen: dict) -> None:
+    """Foul Play's way into a battle (fp/websocket_client.py, fp/run_battle.py), over a raw
+    websocket: accept a challenge whose 9-part pm names the format; take the opponent's name
+    from the room title; take the opponent's side from the first later message holding
+    "|player|" and that name (split("|")[2]). Then answer every request with `default`."""
+    import websockets
+
+    async with websockets.connect(f"ws://127.0.0.1:{port}/showdown/websocket") as ws:
+        while (await ws.recv()).split("|")[1] != "challstr":
+            pass
+        await ws.send(f"|/trn {name},0,")
+        while True:
+            parts = (await ws.recv()).split("|")
+            if (
+                len(parts) == 9
+                and parts[1] == "pm"
+                and parts[3].strip() == name
+                and parts[4].startswith("/challenge")
+                and parts[5] == fmt
+            ):
+                await ws.send(f"|/accept {parts[2].strip()}")
+                break
+        while True:
+            parts = (await ws.recv()).split("|")
+            if "battle" in parts[0]:
+                tag = parts[0].replace(">", "").strip()
+                opponent = parts[4].replace(name, "").replace("vs.", "").strip()
+                break
+        while True:
+            message = await ws.recv()
+            if "|player|" in message and opponent in message:
+                seen["opponent"], seen["opponent_side"] = opponent, message.split("|")[2]
+                break
+        while True:
+            message = await ws.recv()
+            if not message.startswith(f">{tag}"):
+                continue
+            for line in message.split("\n"):
+                if line.startswith("|request|{"):
+                    request = json.loads(line[len("|request|") :])
+                    seen.setdefault("side", request["side"]["id"])
+                    if not request.get("wait"):
+                        await ws.send(f"{tag}|/choose default|{request['rqid']}")
+                if line.startswith("|win|") or line == "|tie":
+                    return
+
+
+async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seats(
+    bridge, store, monkeypatch
+):
+    import asyncio
+
+    port = free_port()
+    monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
+    from pokeview.sim.over_server import ensure_server
+
+    ensure_server()
+    for seat, host in ((0, "p1"), (1, "p2")):
+        seen: dict = {}
+        bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))
+        ours, theirs = make_player("max-damage"), make_player("server:foulish")
+        p1, p2 = (ours, theirs) if host == "p1" else (theirs, ours)
+        result = await play_game(
+            "gen9randombattle",
+            seeds.game_seed("fp"),
+            p1,
+            p2,
+            bridge=bridge,
+            store=store,
+            seed_text="fp",
+            pair=0,
+            seat=seat,
+            turn_limit=300,
+        )
+        await asyncio.wait_for(bot, 60)
+        assert result.status == "finished", result.error
+        theirs_side = "p2" if host == "p1" else "p1"
+        assert seen == {"opponent": "pokeviewhost", "opponent_side": host, "side": theirs_side}
 
 
 def test_server_players_that_cannot_play_are_one_clear_line(tmp_path):
@@ -342,3 +438,17 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     )
     assert "Showdown" in one_clear_line(pokeview("import", str(bad_team), "--db", db))
     assert rows(db, "select count(*) from games") == [(1,)]
+
+
+def test_a_server_game_that_is_not_the_started_one_is_caught():
+    from pokeview.sim.over_server import _battle_lines
+
+    server = [
+        "|j|☆a",
+        "|switch|p1a: Azelf|Azelf, L84|100/100",
+        "|move|p1a: Azelf|Fire Blast|p2a: X",
+    ]
+    ours = ["|switch|p1a: Azelf|Azelf, L84|100/100", "|move|p1a: Azelf|Fire Blast|p2a: X"]
+    assert _battle_lines(server) == _battle_lines(ours)  # chat and joins aside, the same game
+    other = [*ours[:1], "|move|p1a: Azelf|Psychic|p2a: X"]
+    assert _battle_lines(server) != _battle_lines(other)

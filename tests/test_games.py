@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 
@@ -212,8 +213,20 @@ async def test_generation_1_with_pokeval_teams(bridge, store, data_dir):
         bridge, store, "max-damage", "random", format="gen1customgame", teams=teams, text="gen1"
     )
     assert result.status == "finished"
-    log = store.game(result.game_id).spectator_log
-    assert "|switch|p1a: Mankey|Mankey|" in log and "|debug|" not in log
+    row = store.game(result.game_id)
+    assert "|switch|p1a: Mankey|Mankey|" in row.spectator_log and "|debug|" not in row.spectator_log
+    # Gen 1 has no abilities: every member plays with `No Ability`, not its species' default.
+    for line in row.input_log.splitlines()[1:3]:
+        team = json.loads(line.split(" ", 2)[2])["team"]
+        assert [m.split("|")[3] for m in team.split("]")] == ["NoAbility"] * 6
+    assert "ability:" not in row.spectator_log
+    # ... nor items, natures, or two Special stats.
+    with pytest.raises(BattleRefused, match="Mankey holds Leftovers; Gen 1 has no items"):
+        item = {s: t.replace("Mankey||", "Mankey||leftovers", 1) for s, t in teams.items()}
+        await game(bridge, store, format="gen1customgame", teams=item, text="gen1")
+    with pytest.raises(BattleRefused, match="Gen 1 has one Special stat"):
+        special = {s: t.replace("|||||||]", "||,,,252,,|||||]", 1) for s, t in teams.items()}
+        await game(bridge, store, format="gen1customgame", teams=special, text="gen1")
 
 
 async def test_another_connection_follows_a_game_live(bridge, store):

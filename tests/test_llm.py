@@ -215,6 +215,54 @@ async def test_a_refused_choice_goes_back_to_the_model_with_showdowns_message(
     assert store.decisions(result.game_id, "p1")[0].refusals[0]["choice"] == "switch 9"
 
 
+async def test_a_refused_answer_and_the_answer_after_it_are_one_decision_kept_whole(
+    bridge, store, loopback
+):
+    model = llm(loopback)
+
+    class AnswerRefused:  # the model answers; its choice is swapped for one Showdown refuses
+        kind, name = "llm", model.name
+
+        def describe(self):
+            return model.describe()
+
+        async def decide(self, ctx):
+            decision = await model.decide(ctx)
+            if ctx.index == 0 and ctx.refusal is None:
+                ctx.actions.append(Action("switch Nobody", "switch 9", "switch", slot=9))
+                return Decision(len(ctx.actions) - 1, how=decision.how, detail=decision.detail)
+            return decision
+
+    result = await game(bridge, store, AnswerRefused(), "random", text="refused2", turn_limit=2)
+    first = store.decisions(result.game_id, "p1")[0]
+    roles = [m["role"] for m in first.detail["messages"]]
+    assert roles == ["system", "user", "assistant", "user", "assistant"]
+    assert first.detail["messages"][3]["content"].startswith("Showdown refused that choice")
+    attempts = first.detail["attempts"]
+    assert [a["status"] for a in attempts] == ["ok", "ok"] and all(a["reasoning"] for a in attempts)
+    assert "Can't switch" in attempts[0]["refused"] and "refused" not in attempts[1]
+    both = Usage(**attempts[0]["usage"]) + Usage(**attempts[1]["usage"])
+    assert first.detail["usage"] == both.to_json()
+    assert first.detail["cost"] == pytest.approx(attempts[0]["cost"] + attempts[1]["cost"])
+    # What was sent is what is kept: the record re-renders the conversation.
+    sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
+    kept = [m for d in store.decisions(result.game_id, "p1") for m in d.detail["messages"]]
+    assert sent == kept[: len(sent)]
+
+
+async def test_time_per_decision_counts_failed_attempts_and_retries(bridge, store, loopback):
+    from pokeview.ratings.summary import build_report
+
+    stalls = llm(loopback, "loopback-stall", timeouts={**FAST, "first_token": 1}, max_retries=1)
+    result = await game(bridge, store, stalls, "random", text="stall", turn_limit=2, void_share=1.0)
+    first = store.decisions(result.game_id, "p1")[0]
+    assert first.how == "autopilot" and len(first.detail["attempts"]) == 2
+    assert all(a["latency_ms"] >= 900 for a in first.detail["attempts"])
+    assert first.detail["model_latency_ms"] >= 1800 and first.detail["decision_ms"] >= 1800
+    line = next(p for p in build_report(store).players if p.name == stalls.name)
+    assert line.ms_per_decision >= 1800  # about 2 s a decision, not 0.00
+
+
 def test_players_file_errors_name_the_line_and_the_field(tmp_path):
     broken = tmp_path / "broken.toml"
     broken.write_text('[players.a]\nbase_url = "http://x"\nmodel = \n')
@@ -268,3 +316,30 @@ async def test_a_retry_after_past_the_decisions_timeout_gives_autopilot_at_once(
     assert first.how == "autopilot" and len(first.detail["attempts"]) == 1
     reason = first.detail["autopilot"]
     assert "rate-limit" in reason and "3600 s" in reason and "total timeout of 5 s" in reason
+
+
+async def test_a_model_whose_every_request_is_rejected_plays_a_void_game(bridge, store, loopback):
+    from pokeview.battle.verify import verify_game
+
+    result = await game(
+        bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
+    )
+    assert result.status == "void" and result.winner  # played to its end, and kept
+    assert result.error.startswith("llm:loopback-401 (p1) was on autopilot for 2 of its 2 ")
+    assert "first failure: client: HTTP 401: " in result.error
+    assert "Incorrect API key provided" in result.error
+    row = store.game(result.game_id)
+    assert row.status == "void" and row.exclude_from_ratings and row.error == result.error
+    assert not store.rating_games()
+    assert (await verify_game(bridge, store, result.game_id)).ok  # a real game all the same
+    # At a share of 1 no game is void: every decision would have to be more than all of them.
+    kept = await game(
+        bridge,
+        store,
+        llm(loopback, "loopback-401"),
+        "random",
+        text="void",
+        turn_limit=3,
+        void_share=1.0,
+    )
+    assert kept.status == "finished" and kept.error is None

@@ -34,6 +34,24 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
     assert any(h.get("authorization") == f"Bearer {KEY}" for h in server.headers)  # it was sent
     listing = pokeview("players", env=env)
     assert "llm:tester" in listing.stdout and "$LOOPBACK_KEY set" in listing.stdout
+    # Every price a cost is made of, cache writes included, and which ones are missing.
+    assert (
+        "USD per million tokens: input 3, cached input 0.3, cache write ? (unknown), output 15"
+        in listing.stdout
+    )
+    # The loopback model's token counts are characters ÷ 4: marked as estimates where shown.
+    ratings = pokeview("ratings", "--db", str(db), env=env).stdout
+    row = next(line for line in ratings.splitlines() if "llm:tester" in line)
+    assert row.count(" est.") == 2  # cost/game and out tok/dec
+    assert "the provider reported estimated token counts" in ratings
+    report = json.loads(pokeview("ratings", "--json", "--db", str(db), env=env).stdout)
+    tester = next(p for p in report["players"] if p["name"] == "llm:tester")
+    assert tester["tokens_estimated"] is True
+    heuristic = next(p for p in report["players"] if p["name"] == "heuristic")
+    assert heuristic["tokens_estimated"] is False
+    exported = json.loads(pokeview("export", "1", "--db", str(db), env=env).stdout)
+    first = json.loads(next(d for d in exported["decisions"] if d["side"] == "p1")["detail"])
+    assert first["usage"]["estimated"] is True and first["attempts"][0]["usage"]["estimated"]
 
     text = pokeview("prompt", "1", "--turn", "2", "--side", "p1", "--db", str(db), env=env)
     assert text.returncode == 0, text.stderr
@@ -121,3 +139,58 @@ def test_missing_key_and_broken_players_file_are_one_clear_line(tmp_path):
     players.write_text("[players.x\nmodel = 1\n")
     line = one_clear_line(pokeview("players", "--players", str(players)))
     assert "line 1" in line
+
+
+def test_a_rejected_model_makes_void_games_that_a_run_plays_again(tmp_path):
+    server = LoopbackModel().start_in_thread()  # answers HTTP 401 to every request
+    players = write_players(
+        tmp_path / "players.toml", server.base_url, rejected={"model": "loopback-401"}
+    )
+    db = str(tmp_path / "g.db")
+    env = {"POKEVIEW_PLAYERS": str(players)}
+    run = pokeview(
+        "battle",
+        "--p1",
+        "llm:rejected",
+        "--p2",
+        "random",
+        "--turn-limit",
+        "3",
+        "--db",
+        db,
+        env=env,
+    )
+    assert run.returncode == 1 and "game 1: llm:rejected (p1) vs random (p2)" in run.stdout
+    assert "game 1 is void, left out of the ratings: llm:rejected (p1) was on autopilot" in (
+        run.stderr
+    )
+    assert "first failure: client: HTTP 401: " in run.stderr
+    games = json.loads(pokeview("games", "--json", "--db", db).stdout)
+    assert games[0]["status"] == "void" and "HTTP 401" in games[0]["error"]
+    assert "void: llm:rejected (p1)" in pokeview("games", "--db", db).stdout
+
+    config = tmp_path / "run.toml"
+    config.write_text(
+        'name = "void"\nseed = "void"\nturn_limit = 3\nplayers = ["llm:rejected", "random"]\n'
+        f'players_file = "{players}"\n'
+    )
+    first = pokeview("run", str(config), "--db", db, env=env)
+    assert first.returncode == 1
+    assert "0/2 games recorded (2 now, 0 ended in errors, 2 void: to be played again" in (
+        first.stdout
+    )
+    assert "void 2" in first.stderr  # the run's progress line
+    again = pokeview("run", str(config), "--db", db, env=env)
+    assert "0/2 games recorded (2 now, 0 ended in errors, 2 void" in again.stdout, again.stdout
+    with sqlite3.connect(db) as conn:
+        rows = conn.execute("select pair, seat, status from games where run_id = 1").fetchall()
+    assert sorted(rows) == [(0, 0, "void")] * 2 + [(0, 1, "void")] * 2  # again, under new ids
+    assert "(0 errors, 4 void, 0 running)" in pokeview("runs", "--db", db).stdout
+    ratings = pokeview("ratings", "void", "--db", db).stdout
+    assert "void games, left out (a model on autopilot for more than 50% of its decisions): " in (
+        ratings
+    )
+    assert "llm:rejected 4" in ratings
+    report = json.loads(pokeview("ratings", "--json", "--db", db).stdout)
+    assert report["void_games"] == {"llm:rejected": 5} and report["games"] == 0
+    server.stop_thread()

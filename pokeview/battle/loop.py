@@ -18,6 +18,7 @@ from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.view import SideView
+from pokeview.battle.void import DEFAULT_SHARE, void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import DecisionContext, Player
 from pokeview.players.recorded import InputLogEnds
@@ -34,7 +35,9 @@ MAX_REFUSALS = 20
 @dataclass(slots=True)
 class GameResult:
     game_id: int
-    status: str  # finished, error (a player failed) or interrupted (pokeview's machinery did)
+    # finished, void (a model side mostly on autopilot), error (a player failed) or interrupted
+    # (pokeview's machinery did)
+    status: str
     winner: str | None  # p1, p2, tie
     turns: int
     error: str | None
@@ -45,6 +48,20 @@ class GameResult:
         if self.winner in SIDES:
             return self.players[self.winner]
         return self.winner or "-"
+
+
+def start_spec(format_id: str, seed: str, teams: dict[str, str] | None = None) -> dict[str, Any]:
+    """How the bridge starts the game of this seed: the battle seed, and each side's team (or
+    the seed its random team is generated from). A game on the local server starts the same."""
+    players = {}
+    for side in SIDES:
+        spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
+        if teams and teams.get(side):
+            spec["team"] = teams[side]
+        else:
+            spec["seed"] = seeds.team_seed(seed, side)
+        players[side] = spec
+    return {"format": format_id, "seed": seeds.battle_seed(seed), "players": players}
 
 
 @dataclass(slots=True)
@@ -69,8 +86,10 @@ class _Game:
         turn_limit: int,
         teams: dict[str, str] | None,
         inputlog: list[str] | None,
+        void_share: float = DEFAULT_SHARE,
     ) -> None:
         self.bridge = bridge
+        self.void_share = void_share
         self.store = store
         self.format = format_id
         self.seed = seed
@@ -95,15 +114,7 @@ class _Game:
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
             return {"inputlog": self.inputlog}
-        players = {}
-        for side in SIDES:
-            spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
-            if self.teams and self.teams.get(side):
-                spec["team"] = self.teams[side]
-            else:
-                spec["seed"] = seeds.team_seed(self.seed, side)
-            players[side] = spec
-        return {"format": self.format, "seed": seeds.battle_seed(self.seed), "players": players}
+        return start_spec(self.format, self.seed, self.teams)
 
     def restore(self, game_id: int) -> None:
         """Continue a stored game: its input log up to the last step that moved the battle is
@@ -332,16 +343,30 @@ class _Game:
         winner = end.get("winner") or "tie"
         turns = int(end.get("turns") or 0)
         self.events(None, EventKind.END, ev.End(winner, turns))
+        void = self.void_reason()
+        status = "void" if void else "finished"
         self.store.finish_game(
             self.game_id,
-            status="finished",
+            status=status,
             winner=winner,
             turns=turns,
+            error=void,
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
         )
-        return self.result("finished", winner, turns, None)
+        if void:
+            self.store.set_excluded(self.game_id)
+        return self.result(status, winner, turns, void)
+
+    def void_reason(self) -> str | None:
+        """Why the game is void: a model side the harness decided for too often (RotomArena)."""
+        reasons = [
+            void_reason(side, p.name, self.store.decisions(self.game_id, side), self.void_share)
+            for side, p in self.players.items()
+            if p.kind == "llm"
+        ]
+        return "; ".join(r for r in reasons if r) or None
 
     def fail(self, reason: str, status: str = "error") -> GameResult:
         turns = max(v.turn for v in self.views.values())
@@ -393,12 +418,14 @@ async def play_game(
     parent_game: int | None = None,
     parent_decision: int | None = None,
     resume: int | None = None,
+    void_share: float = DEFAULT_SHARE,
 ) -> GameResult:
     """Play one game to its end (or to turn `turn_limit`, a tie) and record it.
 
     `seed` is a game seed from `seeds.game_seed`; `inputlog`, when given, starts the battle from
     an input log (a prefix of another game's: a fork) instead of from format and seed; `resume`
-    continues a stored game that was left unfinished (same id, same record).
+    continues a stored game that was left unfinished (same id, same record). A game in which a
+    model side was on autopilot for more than `void_share` of its decisions ends `void`.
     """
     if not seed:
         raise PokeviewError("a game needs a seed")
@@ -448,6 +475,7 @@ async def play_game(
         turn_limit=turn_limit,
         teams=teams,
         inputlog=inputlog,
+        void_share=void_share,
     )
     if resume is not None:
         game.restore(resume)

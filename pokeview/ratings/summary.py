@@ -13,6 +13,10 @@ from pokeview.store.store import Store
 
 ANCHOR = "max-damage"
 PROVISIONAL_UNDER = 16
+ESTIMATES_NOTE = (
+    "est.: the provider reported estimated token counts (pokeview's loopback test model counts "
+    "characters ÷ 4), and the cost is priced from them."
+)
 
 
 @dataclass
@@ -32,6 +36,7 @@ class PlayerLine:
     decisions: int = 0
     cost_per_game: float | None = None  # USD; None when unknown or no model
     output_tokens_per_decision: float | None = None
+    tokens_estimated: bool = False  # some counts came from the provider as estimates (loopback)
     ms_per_decision: float | None = None
     reask_rate: float | None = None
     random_pick_rate: float | None = None
@@ -50,9 +55,21 @@ class Report:
     excluded_errors: int
     samples: int
     extra: dict[str, Any] = field(default_factory=dict)
+    # Void games (left out): per player, the games it made void by playing on autopilot.
+    void_games: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def void_counts(store: Store, run_id: int | None) -> dict[str, int]:
+    """Void games per player whose autopilot made them void (the reason names the side)."""
+    counts: dict[str, int] = {}
+    for p1, p2, reason in store.void_games(run_id):
+        for side, name in (("p1", p1), ("p2", p2)):
+            if f"({side}) was on autopilot" in reason:
+                counts[name] = counts.get(name, 0) + 1
+    return dict(sorted(counts.items()))
 
 
 def _bot_names(store: Store, names: list[str]) -> list[str]:
@@ -63,6 +80,7 @@ def _bot_names(store: Store, names: list[str]) -> list[str]:
 def build_report(store: Store, run: str | int | None = None, samples: int = 200) -> Report:
     run_row = store.run(run) if run is not None else None
     rows = store.rating_games(run_row.id if run_row else None)
+    void = void_counts(store, run_row.id if run_row else None)
     names = sorted({r["p1"] for r in rows} | {r["p2"] for r in rows})
     index = {n: x for x, n in enumerate(names)}
     k = len(names)
@@ -97,6 +115,7 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
             0,
             store.error_games(run_row.id if run_row else None),
             0,
+            void_games=void,
         )
     fixed = {index[n]: float(v) for n, v in ladder_anchors(run_row).items() if n in index}
     if fixed:  # a ladder: its anchors are fixed where its owner put them
@@ -155,6 +174,7 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
         len(rows),
         store.error_games(run_row.id if run_row else None),
         samples,
+        void_games=void,
     )
 
 
@@ -199,6 +219,7 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
         cost,
         unknown,
         model_decisions,
+        estimated,
     ) in store.player_decision_stats(r["id"] for r in rows):
         line = by_name.get(player)
         if line is None:
@@ -207,6 +228,7 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
         line.ms_per_decision = ms_total / n if n else None
         if model_decisions:
             line.output_tokens_per_decision = (out / with_usage) if with_usage else None
+            line.tokens_estimated = bool(estimated)
             line.reask_rate = reasks / n
             line.random_pick_rate = picks / n
             line.autopilot_rate = autopilot / n

@@ -21,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 
 from pokeview.ratings.report import Findings, findings, gather
-from pokeview.ratings.summary import PROVISIONAL_UNDER, Report
+from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
 from pokeview.screens.help import HELP
 from pokeview.widgets.render import t
 
@@ -68,6 +68,9 @@ def render_report(report: Report) -> Group:
                 "dim",
             )
         )
+    if report.void_games:
+        counts = ", ".join(f"{name} {n}" for name, n in report.void_games.items())
+        parts.append(t(f"void games, left out (a model mostly on autopilot): {counts}", "yellow"))
     if not report.players:
         parts.append(Text("No finished games to rate yet.", style="dim"))
         return Group(*parts)
@@ -132,16 +135,21 @@ def render_report(report: Report) -> Group:
 
     for p in report.players:
         model = p.reask_rate is not None
+        est = " est." if p.tokens_estimated else ""
         figures.add_row(
             t(p.name),
-            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}") if model else "-",
-            f"{p.output_tokens_per_decision:.0f}" if p.output_tokens_per_decision else "-",
+            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}{est}")
+            if model
+            else "-",
+            f"{p.output_tokens_per_decision:.0f}{est}" if p.output_tokens_per_decision else "-",
             f"{(p.ms_per_decision or 0) / 1000:.2f}",
             pct(p.reask_rate),
             pct(p.random_pick_rate),
             pct(p.autopilot_rate),
         )
     parts.append(figures)
+    if any(p.tokens_estimated for p in report.players):
+        parts.append(t(ESTIMATES_NOTE, "dim"))
     notes = (
         f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "
         f"{report.excluded_errors} error games left out."

@@ -222,7 +222,10 @@ class WatchScreen(Screen[None]):
         self.title = strip_control(f"game {game.id}: {game.p1} vs {game.p2}")
         state = "LIVE" if game.status == "running" else game.status
         fork = f" · fork of game {game.parent_game}" if game.parent_game else ""
-        self.sub_title = strip_control(f"{game.format} · {state} · winner {game.winner_name}{fork}")
+        why = f" ({game.error})" if game.status == "void" and game.error else ""
+        self.sub_title = strip_control(
+            f"{game.format} · {state}{why} · winner {game.winner_name}{fork}"
+        )
 
     # -- reactive state ------------------------------------------------------------------------
 

@@ -320,11 +320,12 @@ class HostedBattle {
 
 const battles = new Map();
 
-function toTeam(team, side) {
+function toTeam(team, side, format) {
   // Accepts packed, export or JSON teams; returns the packed form Showdown takes.
   if (team === undefined || team === null || team === '') return undefined;
   const sets = Teams.import(String(team));
   if (!sets || !sets.length) throw new Error(`the team for ${side} could not be read (packed or export format expected)`);
+  if (format && Dex.forFormat(format).gen === 1) for (const set of sets) gen1Set(set, side);
   return Teams.pack(sets);
 }
 
@@ -348,6 +349,20 @@ function notFromLaterGens(format, sets, side) {
   }
 }
 
+function gen1Set(set, side) {
+  // Gen 1 has no items, abilities or natures, and one Special stat. Custom games do not check
+  // this, and the pinned Showdown gives an empty ability the species' default (unpacking fills
+  // it in), which then acts (Blaze, Volt Absorb): so every Gen 1 member plays with `No Ability`,
+  // and the rest is refused.
+  const who = `the team for ${side}: ${set.species || set.name}`;
+  if (set.item) throw new Error(`${who} holds ${set.item}; Gen 1 has no items`);
+  if (set.nature) throw new Error(`${who} has the nature ${set.nature}; Gen 1 has none`);
+  for (const [what, stats] of [['EVs', set.evs], ['IVs', set.ivs]]) {
+    if (stats && stats.spa !== stats.spd) throw new Error(`${who} has different Sp. Atk and Sp. Def ${what}; Gen 1 has one Special stat`);
+  }
+  set.ability = 'No Ability';
+}
+
 function startCommands(msg) {
   if (msg.inputlog) return msg.inputlog; // a replay or a fork: an input log (or a prefix of one)
   const format = Dex.formats.get(msg.format);
@@ -357,7 +372,7 @@ function startCommands(msg) {
   for (const side of SIDES) {
     const spec = (msg.players && msg.players[side]) || {};
     const options = {name: spec.name || (side === 'p1' ? 'Player 1' : 'Player 2')};
-    const team = toTeam(spec.team, side);
+    const team = toTeam(spec.team, side, format);
     if (team) {
       notFromLaterGens(format, Teams.unpack(team), side);
       if (msg.validate !== false) {

@@ -1,19 +1,24 @@
 """Games against a program that plays on the local Showdown server (Foul Play, a poke-env bot).
 
-pokeview's side logs in to the local server as HOST_USER, challenges the outside user, and plays
-its side with an ordinary pokeview player through poke-env's websocket client. pokeview's server
-config logs every finished battle with its input log (logs/MONTH/FORMAT/DAY/ROOM.log.json); that
-input log is re-simulated on the bridge, which rebuilds the whole record (both sides' views, the
-spectator log, the input log) exactly as for a game played on the bridge, so it verifies. The
-pokeview side's decisions keep how they were made.
+pokeview's side logs in to the local server as HOST_USER and plays its side with an ordinary
+pokeview player through poke-env's websocket client. pokeview chooses the battle as on the bridge:
+it asks the bridge for the input-log header of the game of its seed (battle seed, each side's team
+or team seed, the seats as planned) and sends it to its server's /pokeviewbattle command (see
+sim/server.py), which starts the battle from it, seats pokeview's side, and invites the outside
+user to the other seat with an ordinary challenge. So a server game is the game a bridge game of
+the same seed would be, and a run's mirror pairs hold against outside programs too.
 
-The server picks the battle seed itself: such games are reproducible from their input log, not
-from a seed text. One server game runs at a time per process (one host user, one connection).
+pokeview's server config logs every finished battle with its input log
+(logs/MONTH/FORMAT/DAY/ROOM.log.json); that input log is re-simulated on the bridge, which
+rebuilds the whole record (both sides' views, the spectator log, the input log) exactly as for a
+game played on the bridge, so it verifies. The pokeview side's decisions keep how they were made.
+One server game runs at a time per process (one host user, one connection).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -24,11 +29,12 @@ from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
 from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.sim.server import HOST_USER
 
-HOST_USER = "pokeviewhost"
 DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
 GAME_WAIT_SECONDS = 3600.0
+CHALLENGE_AGAIN_SECONDS = 10.0
 
 # One server game at a time (one host user); a lock per event loop, as locks belong to one.
 _locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
@@ -73,6 +79,9 @@ def ensure_server() -> int:
     port = server_port()
     if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
         _server = None  # it died: start another
+    if _server is not None and _server.port != port:
+        _server.stop()  # another port is asked for now (one server game at a time anyway)
+        _server = None
     if _server is None and not port_open(port):
         import atexit
 
@@ -127,7 +136,9 @@ def _seat_class() -> type:
                 side_view=SimpleNamespace(battle=battle),  # poke-env's own live view
                 request=request,
                 actions=actions,
-                seed=seeds.decision_seed(self.seed, side, index),
+                # As on the bridge (decision index × 100 + refusals), so that a seeded bot
+                # makes the same choices here as in the bridge game of the same seed.
+                seed=seeds.decision_seed(self.seed, side, index * 100),
             )
             decision = await self.inner.decide(ctx)
             action = actions[decision.action]
@@ -182,18 +193,98 @@ async def play_over_server(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "
             "(a model's prompt needs the bridge's state); play it on the bridge instead"
         )
+    if not seed:
+        raise PokeviewError("a server game needs a seed")
+    header = await _header(bridge, format, seed, teams)
+    # On the server each seat bears its user's name, by which a websocket client knows its side.
+    users = {ours_side: HOST_USER, outside[0]: theirs.user}
+    named = [_renamed(line, users) for line in header]
     async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
         port = ensure_server()
-        team = (teams or {}).get(ours_side)
-        decisions, lines = await _play_on_server(ours, theirs.user, format, team, seed, port)
-    return await _record(
-        lines, decisions, ours, theirs, format, bridge, store, seed_text, run_id, pair, seat
+        decisions, lines = await _play_on_server(
+            ours, theirs.user, format, named, ours_side, seed, port
+        )
+    lines, server_log = _split_log(lines)
+    result = await _record(
+        header,
+        lines,
+        decisions,
+        {ours_side: ours, outside[0]: theirs},
+        ours_side,
+        format,
+        seed,
+        teams,
+        bridge,
+        store,
+        seed_text,
+        run_id,
+        pair,
+        seat,
     )
+    if server_log and result.status == "finished":
+        recorded = store.game(result.game_id).spectator_log or ""
+        if _battle_lines(server_log) != _battle_lines(recorded.splitlines()):
+            store.delete_game(result.game_id)
+            raise PokeviewError(
+                "the game on the local server is not the game pokeview started there (its "
+                "moves and switches differ from the bridge's); is the server pokeview's own?"
+            )
+    return result
+
+
+def _split_log(lines: list[str]) -> tuple[list[str], list[str]]:
+    if ">log" not in lines:
+        return lines, []
+    at = lines.index(">log")
+    return lines[:at], lines[at + 1 :]
+
+
+def _battle_lines(log: list[str]) -> list[str]:
+    """What two logs of one battle share whoever wrote them: moves, turns, faints, and who
+    came in (without the HP figures, which a spectator's and a player's log print apart)."""
+    out = []
+    for line in log:
+        parts = line.split("|")
+        if len(parts) < 3 or parts[1] not in ("move", "turn", "faint", "switch", "drag"):
+            continue
+        out.append("|".join(parts[:4]) if parts[1] in ("switch", "drag") else line)
+    return out
+
+
+def _renamed(line: str, users: dict[str, str]) -> str:
+    """A >player line with the seat's user name in place of "Player 1" or "Player 2"."""
+    if not line.startswith(">player "):
+        return line
+    side, _, spec = line[len(">player ") :].partition(" ")
+    options = {**json.loads(spec), "name": users[side]}
+    return f">player {side} " + json.dumps(options, separators=(",", ":"), ensure_ascii=False)
+
+
+async def _header(bridge: Any, format: str, seed: str, teams: dict[str, str] | None) -> list[str]:
+    """The input-log header (>start, >player p1, >player p2) of the bridge game of this seed:
+    the bridge reads and checks the teams exactly as for a game played on it."""
+    from pokeview.battle.loop import start_spec
+    from pokeview.errors import BattleRefused
+
+    if not bridge.running:
+        await bridge.start()
+    try:
+        channel = await bridge.open(start_spec(format, seed, teams))
+    except BattleRefused as exc:
+        raise PokeviewError(str(exc)) from None
+    try:
+        step = await channel.next()
+    finally:
+        channel.close()
+    header = [line for line in step.input if line.startswith((">start ", ">player "))]
+    if len(header) != 3:
+        raise PokeviewError(f"the bridge did not start a {format} game to copy")
+    return header
 
 
 async def _play_on_server(
-    ours: Player, user: str, format: str, team: str | None, seed: str, port: int
+    ours: Player, user: str, format: str, header: list[str], side: str, seed: str, port: int
 ) -> tuple[list[dict[str, Any]], list[str]]:
     from poke_env import AccountConfiguration
     from poke_env.ps_client.server_configuration import ServerConfiguration
@@ -206,26 +297,31 @@ async def _play_on_server(
             f"ws://127.0.0.1:{port}/showdown/websocket", "http://127.0.0.1/unused"
         ),
         battle_format=format,
-        team=team,
         start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
         log_level=40,
     )
+    spec = {"format": format, "user": user, "host": side, "inputlog": header}
     try:
-        tag = await _on_poke_loop(_challenge_and_play(seat, user, format))
+        tag = await _on_poke_loop(_challenge_and_play(seat, user, format, spec))
         return seat.decisions, await _server_input_log(tag, port)
     finally:
-        await _on_poke_loop(seat.ps_client.stop_listening())
+        # A client that never connected has no websocket to close: keep the real error.
+        with contextlib.suppress(AttributeError):
+            await _on_poke_loop(seat.ps_client.stop_listening())
 
 
-async def _challenge_and_play(seat: Any, user: str, format: str) -> str:
-    """Runs on poke-env's loop: challenge until `user` is online, then play to the end."""
+async def _challenge_and_play(seat: Any, user: str, format: str, spec: dict[str, Any]) -> str:
+    """Runs on poke-env's loop: challenge `user` (see /pokeviewbattle) until it is online and
+    accepts, then play to the end. The challenge is sent again now and then: a program still
+    leaving its last battle may not have seen it."""
     try:
         await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
     except TimeoutError:
         raise PokeviewError(f"could not log in to the local server as {HOST_USER}") from None
     deadline = time.monotonic() + float(os.environ.get("POKEVIEW_SERVER_WAIT", JOIN_WAIT_SECONDS))
     while not seat.battles:
-        await seat.ps_client.challenge(user, format, seat.next_team)
+        await seat.ps_client.send_message("/pokeviewbattle " + json.dumps(spec))
+        sent = time.monotonic()
         while not seat.battles:
             try:
                 popup = await asyncio.wait_for(seat.popups.get(), 0.5)
@@ -235,6 +331,8 @@ async def _challenge_and_play(seat: Any, user: str, format: str) -> str:
                         f"'{user}' did not accept a {format} challenge on the local server "
                         f"({seat.ps_client.server_configuration.websocket_url}) in time"
                     ) from None
+                if time.monotonic() - sent > CHALLENGE_AGAIN_SECONDS:
+                    break
                 continue
             if "not found" in popup or "is not accepting" in popup or "busy" in popup:
                 if time.monotonic() > deadline:
@@ -256,7 +354,8 @@ async def _challenge_and_play(seat: Any, user: str, format: str) -> str:
 
 async def _server_input_log(tag: str, port: int) -> list[str]:
     """The input log the server wrote for battle `tag` (pokeview's server config logs every
-    battle to logs/MONTH/FORMAT/DAY/ROOM.log.json once it ends)."""
+    battle to logs/MONTH/FORMAT/DAY/ROOM.log.json once it ends), followed by its battle log
+    as `|` lines after a `>log` marker (to check the record against)."""
     from pokeview.sim.server import package_dir
 
     logs = package_dir() / "logs"
@@ -271,8 +370,10 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
             if data and data.get("roomid") == tag and data.get("inputLog"):
                 lines = data["inputLog"]
                 lines = lines.split("\n") if isinstance(lines, str) else lines
+                log = data.get("log") or []
+                log = log.split("\n") if isinstance(log, str) else log
                 found[-1].unlink(missing_ok=True)  # kept only for pokeview: now in the record
-                return [line for line in lines if line.strip()]
+                return [line for line in lines if line.strip()] + [">log", *log]
         await asyncio.sleep(0.1)
     raise PokeviewError(
         f"the server on port {port} wrote no log for {tag}: is it pokeview's own "
@@ -281,11 +382,14 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
 
 
 async def _record(
+    header: list[str],
     lines: list[str],
     decisions: list[dict[str, Any]],
-    ours: Player,
-    theirs: ServerPlayer,
+    players: dict[str, Any],
+    host_side: str,
     format: str,
+    seed: str,
+    teams: dict[str, str] | None,
     bridge: Any,
     store: Any,
     seed_text: str | None,
@@ -294,40 +398,34 @@ async def _record(
     seat: int | None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
-    import orjson
-
     from pokeview.battle.loop import play_game
     from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
-    header, choices = split_input_log(lines)
-    names = {}
-    for line in header:
-        if line.startswith(">player "):
-            side, _, spec = line[len(">player ") :].partition(" ")
-            names[side] = orjson.loads(spec).get("name", "")
-    host_side = next((s for s, n in names.items() if n.lower() == HOST_USER), None)
-    if host_side is None:
-        raise PokeviewError("the server's input log does not name pokeview's side")
+    played, choices = split_input_log(lines)
+    if not played or played[0] != header[0]:
+        raise PokeviewError("the server's input log does not start the battle pokeview sent")
+    # The record starts as the bridge game of the seed does, the seats named "Player 1" and
+    # "Player 2" (on the server they bore the users' names, which change nothing in the game).
     source = f"local server, port {server_port()}"
     recorded = {
         side: RecordedPlayer(
             side,
             choices[side],
             source,
-            as_player=ours if side == host_side else theirs,
+            as_player=players[side],
             details=decisions if side == host_side else None,
             ending=ending(lines),  # the outside program forfeited, or lost on time
         )
         for side in ("p1", "p2")
     }
-    start = orjson.loads(header[0][len(">start ") :])
     return await play_game(
         format,
-        str(start.get("seed", "server")),
+        seed,
         recorded["p1"],
         recorded["p2"],
         bridge=bridge,
         store=store,
+        teams=teams,
         inputlog=header,
         seed_text=seed_text or "played on the local server",
         run_id=run_id,

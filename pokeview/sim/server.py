@@ -15,6 +15,8 @@ from pathlib import Path
 from pokeview.errors import PokeviewError
 from pokeview.sim import install
 
+HOST_USER = "pokeviewhost"  # pokeview's own user on its local server
+
 OVERRIDES = """
 // pokeview: loopback only, and nothing that opens a console to the outside.
 exports.port = {port};
@@ -26,6 +28,65 @@ exports.noguestsecurity = true;
 exports.logchallenges = {log_battles};
 // Bots choose fast; Showdown would hold each message of an ordinary user for 600 ms.
 exports.nothrottle = true;
+// This file is rewritten whenever pokeview starts a server: a running one keeps what it read.
+exports.watchconfig = false;
+
+// pokeview: a battle whose seed, teams and seats pokeview chose, against a program that joins it
+// as any bot joins a challenge. /pokeviewbattle (pokeview's host user only) sends the outside
+// user an ordinary challenge (`/challenge FORMAT|FORMAT|||`); when it accepts (/accept), the
+// battle starts from the input-log header pokeview sent (>start with the battle seed, >player
+// with each seat's user and team or team seed: the header of the bridge game of that seed).
+// As in a challenge's battle, each >player line is its own write and both users are in the
+// room before the battle's first line: bots tell their side from the first |player| line.
+const pokeviewPending = new Map();
+exports.commands = {
+  pokeviewbattle(target, room, user, connection) {
+    if (user.id !== '{host}') throw new Chat.ErrorMessage('/pokeviewbattle is for pokeview only');
+    const spec = JSON.parse(target);
+    const other = Users.get(spec.user);
+    if (!other || !other.connected) {
+      return connection.popup(`pokeview: the user '${spec.user}' was not found`);
+    }
+    for (const roomid of user.games) { // accepted already: the battle is on its way
+      const game = Rooms.get(roomid)?.battle;
+      if (game && !game.ended && game.playerTable[other.id]) return;
+    }
+    const old = Ladders.challenges.search(user.id, other.id);
+    if (old) Ladders.challenges.remove(old, false);
+    pokeviewPending.set(other.id, spec);
+    const ready = new Ladders.BattleReady(user.id, spec.format, user.battleSettings);
+    Ladders.challenges.add(new Ladders.BattleInvite(user.id, other.id, ready, {
+      acceptCommand: `/pokeviewaccept ${user.id}`,
+    }));
+  },
+  pokeviewaccept(target, room, user, connection) {
+    const host = Ladders.challenges.accept(this);
+    const spec = pokeviewPending.get(user.id);
+    pokeviewPending.delete(user.id);
+    if (!spec || host.id !== '{host}') throw new Chat.ErrorMessage('this pokeview battle is gone');
+    const [start, ...seats] = spec.inputlog;
+    const battleRoom = Rooms.createBattle({format: spec.format, players: [], inputLog: start});
+    if (!battleRoom) throw new Chat.ErrorMessage('the server would not start the battle');
+    const battle = battleRoom.battle;
+    const users = {p1: user, p2: user};
+    users[spec.host] = host;
+    for (const line of seats) void battle.stream.write(line);
+    for (const slot of ['p1', 'p2']) {
+      battle[slot].name = users[slot].name;
+      battle[slot].hasTeam = true;
+    }
+    battleRoom.title = `${users.p1.name} vs. ${users.p2.name}`;
+    // pokeview's host first: a bot reading the first |player| line naming its opponent then
+    // finds the opponent's seat in it, whichever seat that is.
+    const theirs = spec.host === 'p1' ? 'p2' : 'p1';
+    for (const slot of [spec.host, theirs]) {
+      battle[slot].invite = users[slot].id;
+      battle.joinGame(users[slot], slot);
+    }
+    for (const slot of [spec.host, theirs]) users[slot].joinRoom(battleRoom);
+    battleRoom.update(); // the seats' |player| lines now, on their own, before anything else
+  },
+};
 """
 
 
@@ -38,7 +99,10 @@ def prepare(port: int, node_dir: Path | None = None, log_battles: bool = True) -
     for folder in ("logs/repl", "logs/chat", "logs/modlog", "config/chat-plugins"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     example = (root / "config" / "config-example.js").read_text()
-    overrides = OVERRIDES.format(port=int(port), log_battles="true" if log_battles else "false")
+    overrides = OVERRIDES.replace("{port}", str(int(port))).replace(
+        "{log_battles}", "true" if log_battles else "false"
+    )
+    overrides = overrides.replace("{host}", HOST_USER)
     (root / "config" / "config.js").write_text(example + overrides)
     return root
 

@@ -15,7 +15,7 @@ from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.rows import DecisionRow, loads
 
-ENDED = ("finished", "error", "interrupted")  # the statuses whose games are compacted
+ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
 BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
 
 # The columns a game row may be created with; anything else is a programming error.
@@ -55,14 +55,15 @@ _STATS_SELECT = """
     select game_id, side, count(*),
            sum(case when json_extract(detail, '$.usage') is not null then 1 else 0 end),
            coalesce(sum(json_extract(detail, '$.usage.output')), 0),
-           sum(coalesce(json_extract(detail, '$.model_latency_ms'), latency_ms, 0)),
+           sum(coalesce(json_extract(detail, '$.decision_ms'), latency_ms, 0)),
            sum(case when json_extract(detail, '$.reasks') > 0 then 1 else 0 end),
            sum(case when how = 'random pick' then 1 else 0 end),
            sum(case when how = 'autopilot' then 1 else 0 end),
            sum(json_extract(detail, '$.cost')),
            sum(case when json_extract(detail, '$.model') is not null
                      and json_extract(detail, '$.cost') is null then 1 else 0 end),
-           sum(case when json_extract(detail, '$.model') is not null then 1 else 0 end)
+           sum(case when json_extract(detail, '$.model') is not null then 1 else 0 end),
+           max(coalesce(json_extract(detail, '$.usage.estimated'), 0))
     from decisions where game_id = ? group by side
 """
 
@@ -104,7 +105,7 @@ class Compaction:
         conn.execute(
             "insert or replace into decision_stats (game_id, side, decisions, with_usage, "
             "output_tokens, ms_total, reasks, random_picks, autopilot, cost, unknown_cost, "
-            f"model_decisions) {_STATS_SELECT}",
+            f"model_decisions, estimated) {_STATS_SELECT}",
             (game_id,),
         )
         events = [
@@ -196,7 +197,7 @@ class Compaction:
                 self.conn.execute(
                     "insert into decision_stats (game_id, side, decisions, with_usage, "
                     "output_tokens, ms_total, reasks, random_picks, autopilot, cost, "
-                    f"unknown_cost, model_decisions) {_STATS_SELECT}",
+                    f"unknown_cost, model_decisions, estimated) {_STATS_SELECT}",
                     (game_id,),
                 )
 
@@ -207,7 +208,7 @@ class Compaction:
         todo = [
             r[0]
             for r in self.conn.execute(
-                "select id from games where status in ('finished', 'error', 'interrupted') "
+                "select id from games where status in ('finished', 'void', 'error', 'interrupted') "
                 "and coalesce(compacted, 0) = 0 order by id"
             )
         ]

@@ -259,7 +259,7 @@ class GameQueries(Journal):
                 "select case s.side when 'p1' then g.p1 else g.p2 end as player, "
                 "sum(s.decisions), sum(s.with_usage), sum(s.output_tokens), sum(s.ms_total), "
                 "sum(s.reasks), sum(s.random_picks), sum(s.autopilot), sum(s.cost), "
-                "sum(s.unknown_cost), sum(s.model_decisions) "
+                "sum(s.unknown_cost), sum(s.model_decisions), max(s.estimated) "
                 "from decision_stats s join games g on g.id = s.game_id "
                 "join rated on rated.id = g.id group by player"
             ).fetchall()

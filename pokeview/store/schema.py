@@ -132,6 +132,7 @@ def _create_v3_tables(db: sqlite_utils.Database) -> None:
             "cost": float,
             "unknown_cost": int,  # model decisions whose cost is unknown
             "model_decisions": int,
+            "estimated": int,  # 1: the token counts are estimates (pokeview's stand-in model)
         },
         pk=("game_id", "side"),
         if_not_exists=True,

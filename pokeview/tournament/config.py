@@ -11,6 +11,8 @@ matchups = "round-robin"         # or a list of pairs: [["heuristic", "random"],
 # teams = { p1 = "team1.txt", p2 = "team2.txt" }   # the same two teams in every game
 # team_library = "teams.txt"     # teams separated by blank-line '===' lines; pair k plays
 #                                # team k (mod the library's size) on both sides (a mirror)
+void_autopilot_share = 0.5       # a game where a model was on autopilot for more than this
+#                                # share of its decisions is void: kept, not rated, played again
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 
 import orjson
 
+from pokeview.battle.void import DEFAULT_SHARE
 from pokeview.errors import PokeviewError
 
 FIELDS = {
@@ -40,6 +43,7 @@ FIELDS = {
     "concurrency",
     "players_file",
     "description",
+    "void_autopilot_share",
 }
 
 
@@ -58,6 +62,7 @@ class RunConfig:
     concurrency: int = 8
     players_file: str | None = None
     description: str = ""
+    void_autopilot_share: float = DEFAULT_SHARE
     raw: dict[str, Any] = field(default_factory=dict)
 
     @property
@@ -130,6 +135,9 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
     pairs = whole_number(raw, "pairs", 1, PAIRS, bad)
     turn_limit = whole_number(raw, "turn_limit", 300, TURN_LIMITS, bad)
     concurrency = whole_number(raw, "concurrency", 8, CONCURRENCY, bad)
+    share = raw.get("void_autopilot_share", DEFAULT_SHARE)
+    if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
+        raise bad("void_autopilot_share", "must be a share above 0 and at most 1, such as 0.5")
     players = raw.get("players")
     if (
         not isinstance(players, list)
@@ -185,6 +193,7 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
         concurrency=concurrency,
         players_file=raw.get("players_file"),
         description=str(raw.get("description", "")),
+        void_autopilot_share=float(share),
         raw=raw,
     )
 

@@ -11,7 +11,7 @@ from rich.live import Live
 from rich.table import Table
 from rich.text import Text
 
-from pokeview.ratings.summary import Report
+from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.text import strip_control
 from pokeview.tournament.runner import Progress
 
@@ -28,7 +28,7 @@ def _duration(seconds: float | None) -> str:
 
 
 def progress_text(p: Progress) -> Text:
-    done = p.done_before + p.done
+    done = p.done_before + p.done - p.void  # a void game is to be played again
     pct = 100 * done / p.planned if p.planned else 100
     bar_width = 30
     filled = int(bar_width * done / p.planned) if p.planned else bar_width
@@ -39,6 +39,8 @@ def progress_text(p: Progress) -> Text:
     text.append("░" * (bar_width - filled), style="dim")
     text.append(f" {done}/{p.planned} games ({pct:.0f}%)  running {p.running}  ")
     text.append(f"failed {p.failed}", style="red" if p.failed else "")
+    if p.void:
+        text.append(f"  void {p.void}", style="yellow")
     text.append(
         f"  elapsed {_duration(time.monotonic() - p.started)}  left ~{_duration(p.eta_seconds)}"
     )
@@ -52,7 +54,7 @@ def progress_text(p: Progress) -> Text:
             + (
                 f", winner {strip_control(last.winner_name)} in {last.turns} turns"
                 if last.status == "finished"
-                else f" ({strip_control(last.error or '')[:80]})"
+                else f" ({strip_control(last.error or '')[: 160 if last.status == 'void' else 80]})"
             ),
             style="dim",
         )
@@ -93,6 +95,10 @@ def _rate(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.1f}%"
 
 
+def _est(line: Any) -> str:
+    return " est." if line.tokens_estimated else ""
+
+
 def report_renderable(report: Report) -> Group:
     parts: list[Any] = []
     if report.header:
@@ -121,6 +127,18 @@ def report_renderable(report: Report) -> Group:
             )
             lines.append(f"  {name}: {shown}")
         parts.append(Text(strip_control("\n".join(lines)), style="dim"))
+    if report.void_games:
+        share = (report.header or {}).get("void_autopilot_share", 0.5)
+        counts = ", ".join(f"{name} {n}" for name, n in report.void_games.items())
+        parts.append(
+            Text(
+                strip_control(
+                    f"void games, left out (a model on autopilot for more than {100 * share:g}% "
+                    f"of its decisions): {counts}"
+                ),
+                style="yellow",
+            )
+        )
     table = Table(
         title=Text(
             strip_control(f"Bradley–Terry ratings, {report.scope}: {report.games} games"),
@@ -156,10 +174,10 @@ def report_renderable(report: Report) -> Group:
             str(line.games),
             f"{line.wins}-{line.losses}-{line.ties}",
             f"{100 * line.win_rate:.1f}% ({100 * line.win_low:.0f}–{100 * line.win_high:.0f})",
-            "-" if line.reask_rate is None else _money(line.cost_per_game),
+            "-" if line.reask_rate is None else _money(line.cost_per_game) + _est(line),
             "-"
             if line.output_tokens_per_decision is None
-            else f"{line.output_tokens_per_decision:.0f}",
+            else f"{line.output_tokens_per_decision:.0f}" + _est(line),
             "-" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f}",
             _rate(line.reask_rate),
             _rate(line.random_pick_rate),
@@ -188,5 +206,7 @@ def report_renderable(report: Report) -> Group:
     if report.excluded_errors:
         notes.append(f"{report.excluded_errors} games that ended in a harness error are left out.")
     notes.append("Provisional: fewer than 16 valid games.")
+    if any(line.tokens_estimated for line in report.players):
+        notes.append(ESTIMATES_NOTE)
     parts.append(Text(" ".join(notes), style="dim"))
     return Group(*parts)

@@ -1,9 +1,9 @@
 """Plays every game of a run, concurrently, and can be killed and started again at any time.
 
 Starting a run again plays only what is missing: finished games (and games that ended in a
-harness error, which are kept and left out of the ratings) are never played twice, and a game
-that was running when the runner died is kept, marked interrupted, and played again from its
-seed under a new id. Only one
+harness error, which are kept and left out of the ratings) are never played twice. A game that
+was running when the runner died is kept, marked interrupted, and played again from its seed
+under a new id; so is a void game (a model mostly on autopilot, see battle/void.py). Only one
 runner plays a run at a time: the run row holds the runner's pid.
 """
 
@@ -35,6 +35,7 @@ class Progress:
     done_before: int  # finished or error when this runner started
     done: int = 0  # by this runner
     failed: int = 0  # harness errors, by this runner
+    void: int = 0  # void games, by this runner: played again when the run is started again
     running: int = 0
     cost: float = 0.0  # USD of this runner's games, where known
     cost_unknown: bool = False
@@ -94,7 +95,7 @@ def prepare_run(
     for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
         if status == "running":
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
-        elif status in ("finished", "error"):  # interrupted games are played again
+        elif status in ("finished", "error"):  # void and interrupted games are played again
             done.add(played_key(pair, seat, p1, p2))
     todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
     return run_id, todo, len(planned) - len(todo)
@@ -118,8 +119,8 @@ def _check_same_players(
 
 
 def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
-    # The seat as planned and the two players, in either order: on the local server Showdown
-    # seats the challenger (pokeview's side) first, whatever the plan said.
+    # The seat as planned and the two players, in either order (games recorded before pokeview
+    # chose the seats on its local server have pokeview's side first whatever the plan said).
     return (pair, seat, *sorted((p1, p2)))
 
 
@@ -159,6 +160,7 @@ def run_header(
         "seed_text": config.seed,
         "pairs": config.pairs,
         "config_hash": config.config_hash,
+        "void_autopilot_share": config.void_autopilot_share,
     }
 
 
@@ -203,12 +205,15 @@ async def run_tournament(
                     run_id=run_id,
                     pair=game.pair,
                     seat=game.seat,
+                    void_share=config.void_autopilot_share,
                 )
             finally:
                 progress.running -= 1
             progress.done += 1
             progress.last = result
-            if result.status != "finished":
+            if result.status == "void":
+                progress.void += 1
+            elif result.status != "finished":
                 progress.failed += 1
             game_cost = store.game_cost(result.game_id)
             if store.game_has_model(result.game_id):
@@ -221,6 +226,6 @@ async def run_tournament(
     try:
         await asyncio.gather(*(play(g) for g in todo))
     finally:
-        complete = progress.remaining == 0
+        complete = progress.remaining == 0 and progress.void == 0
         store.update_run(run_id, state="finished" if complete else "stopped", pid=None)
     return progress

@@ -21,7 +21,30 @@ def _tokens(usage: dict | None) -> str:
     parts.append(f"{usage.get('output', 0):,} out")
     if usage.get("reasoning"):
         parts[-1] += f" ({usage['reasoning']:,} reasoning)"
-    return " / ".join(parts) + " tokens"
+    # The loopback test model's counts are characters ÷ 4, not a tokenizer's: say so.
+    return " / ".join(parts) + (" tokens, estimated" if usage.get("estimated") else " tokens")
+
+
+def _attempt_parts(attempts: list[dict]) -> list[RenderableType]:
+    """Every attempt of a decision: re-asks, refused answers and provider failures included."""
+    parts: list[RenderableType] = []
+    for number, a in enumerate(attempts, start=1):
+        title = f"attempt {number} of {len(attempts)}"
+        if a.get("status") != "ok":
+            parts.append(Rule(f"{title}: failed", style="dim"))
+            seconds = f" after {a['latency_ms'] / 1000:.1f} s" if a.get("latency_ms") else ""
+            error = t(a.get("error") or "")
+            parts.append(Text.assemble(("provider error", "red"), seconds, ": ", error))
+            continue
+        parts.append(Rule(f"{title}: reasoning", style="dim"))
+        parts.append(t(a.get("reasoning") or "(no reasoning reported)", "italic"))
+        parts.append(Rule(f"{title}: answer", style="dim"))
+        parts.append(t(a.get("content") or "(no answer)", "bold"))
+        if a.get("problem"):
+            parts.append(Text.assemble(("asked again: ", "yellow"), t(a["problem"])))
+        if a.get("refused"):
+            parts.append(Text.assemble(("Showdown refused it: ", "red"), t(a["refused"])))
+    return parts
 
 
 def ending(game: GameRow) -> Text:
@@ -108,10 +131,14 @@ class DecisionPane(Static):
                 )
             )
         if detail.get("model"):
-            parts.append(Rule("reasoning", style="dim"))
-            parts.append(t(detail.get("reasoning") or "(no reasoning reported)", "italic"))
-            parts.append(Rule("answer", style="dim"))
-            parts.append(t(detail.get("answer") or "(no answer)", "bold"))
+            attempts = detail.get("attempts") or []
+            if len(attempts) > 1:  # every attempt's reasoning and answer, in order
+                parts += _attempt_parts(attempts)
+            else:
+                parts.append(Rule("reasoning", style="dim"))
+                parts.append(t(detail.get("reasoning") or "(no reasoning reported)", "italic"))
+                parts.append(Rule("answer", style="dim"))
+                parts.append(t(detail.get("answer") or "(no answer)", "bold"))
         parts.append(Rule("legal actions", style="dim"))
         for number, label in enumerate(d.actions, start=1):
             chosen = number - 1 == d.action

@@ -7,26 +7,31 @@ from textual.widgets import DataTable, Static
 from pokeview import pokeval
 from pokeview.app import make_app
 from pokeview.screens.diff import DiffScreen
-from tests.test_pokeval import CASES, PRINTED
+from tests.test_pokeval import example
 from tests.tui.test_screens import settle
 from tests.tui.test_watch import text_of
 
 
 async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, tmp_path):
-    cases = pokeval.load_cases(CASES)
-    printed = {str(o["id"]): o["log"] for o in pokeval.load_jsonl(PRINTED, "the engine output")}
-    reference, stops = await pokeval.showdown_graded_logs(cases, bridge)
-    case = cases[0]["id"]
+    case, printed = example()
+    refused = dict(case, id="refused", choices=[dict(c) for c in case["choices"]])
+    refused["choices"][3]["p2"] = "move 1"  # a switch is due: Showdown refuses the choice
+    reference, stops = await pokeval.showdown_graded_logs([case, refused], bridge)
+    cid = case["id"]
+    # The engine departs at one damage figure, line 48: 31 against the printed 39 HP.
+    changed = printed[:47] + ["|-damage|p1a: Omanyte|31/210 brn"] + printed[48:]
     results = [
-        pokeval.compare(case, reference[case], printed[case]),
-        pokeval.compare("agrees", reference[case], reference[case]),
-        pokeval.compare("[b]evil[/]", reference[case], ["[bold red]x[/] [/ \x1b[2J\x07"]),
+        pokeval.compare(cid, reference[cid], changed),
+        pokeval.compare("agrees", reference[cid], printed),
+        pokeval.compare("refused", reference["refused"], printed),
+        pokeval.compare("[b]evil[/]", reference[cid], ["[bold red]x[/] [/ \x1b[2J\x07"]),
     ]
     app = make_app(tmp_path / "x.db", ("diff", results, stops))
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, DiffScreen))
         screen = app.screen
-        assert "score 54.2: 13 of 24 turns matched" in text_of(screen.query_one("#score", Static))
+        score = text_of(screen.query_one("#score", Static))
+        assert "score 40.2: 35 of 87 turns matched" in score, score
         lines = screen.query_one("#lines", DataTable)
         # The cursor sits on line 48, where the damage figures part: 31 against 39 HP.
         assert lines.cursor_row == 47
@@ -34,26 +39,31 @@ async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, t
         assert row == [
             "≠ ",
             "48",
-            "|-damage|p1a: Omanyte|31/210 brn",
             "|-damage|p1a: Omanyte|39/210 brn",
+            "|-damage|p1a: Omanyte|31/210 brn",
         ]
         assert str(lines.get_row_at(46)[0]) == "  "  # the line before agrees
         full = text_of(screen.query_one("#full", Static))
-        assert "Showdown   48  |-damage|p1a: Omanyte|31/210 brn" in full
-        assert "engine     48  |-damage|p1a: Omanyte|39/210 brn" in full
+        assert "Showdown   48  |-damage|p1a: Omanyte|39/210 brn" in full
+        assert "engine     48  |-damage|p1a: Omanyte|31/210 brn" in full
         # Scrolled so that the wrong line sits mid-view, the lines before it in sight.
         half = lines.scrollable_content_region.height // 2
         await settle(pilot, lambda: abs((47 - lines.scroll_y) - half) <= 2)
         where = text_of(screen.query_one("#where", Static))
-        assert "first wrong line 48; 5 of 8 turns matched" in where
-        assert "You need a switch response" in where
+        assert "first wrong line 48; 5 of 28 turns matched" in where
+        assert "stopped" not in where
         await pilot.press("n")
         await settle(pilot, lambda: screen.current == 1)
-        assert "all " in text_of(screen.query_one("#where", Static))
+        assert "all 207 lines agree (28 turns)" in text_of(screen.query_one("#where", Static))
         assert all(str(lines.get_row_at(i)[0]) == "  " for i in range(lines.row_count))
-        await pilot.press("n")  # an engine's text is shown literally, markup and all
+        await pilot.press("n")  # Showdown refused a recorded choice: the view says where
         await settle(pilot, lambda: screen.current == 2)
+        where = text_of(screen.query_one("#where", Static))
+        assert "Showdown stopped at choice line 10 (>p2 move 1)" in where
+        assert "You need a switch response" in where
+        await pilot.press("n")  # an engine's text is shown literally, markup and all
+        await settle(pilot, lambda: screen.current == 3)
         assert str(lines.get_row_at(0)[3]) == "[bold red]x[/] [/ [2J"
         assert "[b]evil[/]" in text_of(screen.query_one("#where", Static))
-        await pilot.press("p", "p")
+        await pilot.press("p", "p", "p")
         await settle(pilot, lambda: screen.current == 0 and lines.cursor_row == 47)

@@ -324,3 +324,41 @@ async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(re
             assert fainted(end) == len(end["team"]), (game_id, end["team"])
             await pilot.press("end")
             assert "won" in text_of(screen.query_one(DecisionPane))
+
+
+async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopback):
+    from tests.test_games import game
+    from tests.test_llm import llm
+
+    result = await game(
+        bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
+    )
+    store.commit()
+    app = make_app(store.path, ("watch", result.game_id, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        assert screen.sub_title.startswith(
+            "gen9randombattle · void (llm:loopback-401 (p1) was on autopilot for 2 of its 2 "
+        )
+        assert "first failure: client: HTTP 401" in screen.sub_title
+        await pilot.press("end")
+        assert "The game is over" in text_of(screen.query_one(DecisionPane))
+
+
+async def test_a_re_asked_decision_shows_every_attempt(bridge, store, loopback):
+    from tests.test_games import game
+    from tests.test_llm import llm
+
+    result = await game(
+        bridge, store, llm(loopback, "loopback-malformed-once"), "random", text="re", turn_limit=2
+    )
+    store.commit()
+    app = make_app(store.path, ("watch", result.game_id, "p1"))
+    async with app.run_test(size=(120, 60)) as pilot:
+        screen = await ready(pilot)
+        pane = text_of(screen.query_one(DecisionPane))
+        assert "re-ask" in pane and "tokens, estimated" in pane
+        first, second = pane.index("attempt 1 of 2: reasoning"), pane.index("attempt 2 of 2")
+        assert first < pane.index("I think the best move is the strong one.") < second
+        assert "asked again: " in pane[first:second]
+        assert "ACTION: " in pane[second:]

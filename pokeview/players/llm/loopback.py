@@ -3,7 +3,8 @@
 It lets pokeview be tried, demonstrated and tested with no API key and no network. It reads the
 legal actions from the last message and answers with one of them (chosen by a hash of the
 conversation, so the same conversation gets the same answer), streaming made-up reasoning first.
-It is not a model: games against it are labelled as such.
+It is not a model: games against it are labelled as such, and its token counts (characters ÷ 4)
+come marked as estimates.
 
 The model id picks a behaviour, for tests:
   loopback                  reasoning in `reasoning_content`, usage with cache figures
@@ -16,6 +17,7 @@ The model id picks a behaviour, for tests:
   loopback-switch-first     answers the first switch listed when there is one (to meet refusals)
   loopback-429-once         HTTP 429 on the first request, then normal
   loopback-429-long         HTTP 429 with Retry-After: 3600, every time
+  loopback-401              HTTP 401 to every request (a rejected key: the game is on autopilot)
   loopback-stall            sends headers, then nothing
   loopback-drop             drops the connection in the middle of the stream
   loopback-slow             streams its reasoning over about three seconds (for live viewing)
@@ -112,7 +114,8 @@ class LoopbackModel:
     async def _plain(
         self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
     ) -> None:
-        reason = {200: "OK", 404: "Not Found", 429: "Too Many Requests"}.get(code, "Error")
+        reason = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
+        reason = reason.get(code, "Error")
         writer.write(
             f"HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n".encode()
@@ -135,6 +138,10 @@ class LoopbackModel:
         self.calls[model] += 1
         calls = self.calls[model]
         messages = request.get("messages", [])
+        if model == "loopback-401":
+            body = b'{"error": {"message": "Incorrect API key provided"}}'
+            await self._plain(writer, 401, body)
+            return
         if model == "loopback-429-once" and calls == 1:
             await self._plain(writer, 429, b'{"error": "slow down"}', "Retry-After: 0\r\n")
             return
@@ -220,6 +227,7 @@ class LoopbackModel:
                 "total_tokens": prompt + reasoning + _tokens(answer),
                 "prompt_tokens_details": {"cached_tokens": cached},
                 "completion_tokens_details": {"reasoning_tokens": reasoning},
+                "estimated": True,  # characters ÷ 4, not a tokenizer's count: say so
             }
             await self._chunk(writer, {**base, "choices": [], "usage": usage})
         await self._chunk(writer, "[DONE]")

@@ -6,7 +6,8 @@ An answer naming no legal action gets a re-ask; after 3 of them a legal action i
 (seeded) and counted as a random pick. Provider failures are retried with backoff; when retries run
 out, or when waiting as the provider asks (Retry-After) would pass the decision's total timeout,
 the decision falls back to a random pick counted as autopilot, with its reason. Every attempt is
-kept in the decision's record.
+kept in the decision's record, with its reasoning, answer, usage and time; a choice Showdown
+refuses is asked again within the same decision, so its record keeps both asks.
 """
 
 from __future__ import annotations
@@ -57,6 +58,10 @@ class LLMPlayer:
         self.name = f"llm:{spec.name}"
         self.client = client or ChatClient(spec)
         self.conversation: list[dict[str, str]] = []
+        # The decision last made. A choice Showdown refuses is asked again as the same decision,
+        # whose record then keeps every message, attempt, token and second spent on it.
+        self._last: dict[str, Any] | None = None
+        self._started = 0.0
 
     def describe(self) -> dict[str, Any]:
         return self.spec.describe()
@@ -78,8 +83,16 @@ class LLMPlayer:
         self.conversation += added
         attempts: list[dict[str, Any]] = []
         deadline = time.monotonic() + self.spec.timeout("total")
-        invalid = 0
         total_usage: Usage | None = None
+        self._started = time.perf_counter()
+        last = self._last
+        if ctx.refusal is not None and last is not None and last["idx"] == ctx.index:
+            added, attempts, total_usage = last["added"] + added, last["attempts"], last["usage"]
+            self._started -= last["ms"] / 1000
+            answered = [a for a in attempts if a["status"] == "ok"]
+            if answered:
+                answered[-1]["refused"] = ctx.refusal
+        invalid = 0
         while True:
             completion, failure = await self._ask(ctx, len(attempts), attempts, deadline)
             if completion is None:
@@ -120,12 +133,19 @@ class LLMPlayer:
         while True:
             reasoning = _Stream(ctx, EventKind.REASONING, number)
             answer = _Stream(ctx, EventKind.ANSWER, number)
+            asked = time.perf_counter()
             try:
                 completion = await self.client.complete(self.conversation, reasoning, answer)
             except ProviderError as exc:
                 reasoning.flush()
                 attempts.append(
-                    {"n": number, "status": "error", "error": str(exc), "retry": retries}
+                    {
+                        "n": number,
+                        "status": "error",
+                        "error": str(exc),
+                        "retry": retries,
+                        "latency_ms": round((time.perf_counter() - asked) * 1000, 3),
+                    }
                 )
                 if ctx.emit:
                     ctx.emit(EventKind.ATTEMPT, ev.Attempt(ctx.index, number, str(exc)))
@@ -137,9 +157,9 @@ class LLMPlayer:
                 left = deadline - time.monotonic()
                 if delay > left:
                     total = self.spec.timeout("total")
-                    asked = "was asked to wait" if exc.retry_after is not None else "would wait"
+                    why = "was asked to wait" if exc.retry_after is not None else "would wait"
                     return None, (
-                        f"{exc}; gave up: pokeview {asked} {delay:g} s before trying again, "
+                        f"{exc}; gave up: pokeview {why} {delay:g} s before trying again, "
                         f"past this decision's total timeout of {total:g} s"
                     )
                 retries += 1
@@ -169,6 +189,9 @@ class LLMPlayer:
         costs = [a["cost"] for a in ok]
         known = bool(ok) and all(c is not None for c in costs)
         last = ok[-1] if ok else {}
+        spent = (time.perf_counter() - self._started) * 1000
+        self._last = {"idx": ctx.index, "added": added, "attempts": attempts, "usage": usage}
+        self._last["ms"] = spent
         detail = {
             "model": last.get("model") or self.spec.model,
             "messages": added,
@@ -181,6 +204,9 @@ class LLMPlayer:
             "usage": usage.to_json() if usage else None,
             "cost": sum(costs) if known else None,
             "autopilot": autopilot,
-            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in ok), 3),
+            # Every attempt's time, failed ones and retries included (PokéBench: from the
+            # request to the answer); decision_ms adds the waits between retries.
+            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in attempts), 3),
+            "decision_ms": round(spent, 3),
         }
         return Decision(index, how=how, detail=detail)

@@ -13,12 +13,19 @@ class Usage:
     cache_write: int = 0
     output: int = 0  # reasoning included, as providers bill it
     reasoning: int = 0
+    # Counted by the provider from text length, not by a tokenizer: pokeview's loopback test
+    # model says so in its usage ("estimated": true). Shown as an estimate wherever shown.
+    estimated: bool = False
 
     def __add__(self, other: Usage) -> Usage:
-        return Usage(*(a + b for a, b in zip(astuple(self), astuple(other), strict=True)))
+        summed = (a + b for a, b in zip(astuple(self), astuple(other), strict=True))
+        return Usage(*summed, estimated=self.estimated or other.estimated)
 
-    def to_json(self) -> dict[str, int]:
-        return asdict(self)
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = asdict(self)
+        if not self.estimated:
+            del data["estimated"]  # real counts are stored as they always were
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> Usage | None:
@@ -51,7 +58,7 @@ def parse_usage(raw: dict[str, Any] | None) -> Usage | None:
     output = _int(raw.get("completion_tokens") or raw.get("output_tokens"))
     out_details = raw.get("completion_tokens_details") or raw.get("output_tokens_details") or {}
     reasoning = _int(out_details.get("reasoning_tokens"))
-    return Usage(prompt, cached, write, output, reasoning)
+    return Usage(prompt, cached, write, output, reasoning, estimated=raw.get("estimated") is True)
 
 
 def cost(usage: Usage | None, prices: dict[str, float]) -> float | None:
