@@ -125,6 +125,32 @@ def bad_input_gives_one_clear_line(tmp_path: Path, capsys, argv: str, message: s
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("x.db")) == []
 
 
+# -- records and runs ------------------------------------------------------------------------------
+
+
+def unpack_v2(data_dir: Path, into: Path) -> Path:
+    """The version-2 fixture database and its games as version 2 exported them."""
+    import io
+    import tarfile
+
+    import zstandard
+
+    raw = zstandard.ZstdDecompressor().decompress((data_dir / "record-v2.tar.zst").read_bytes())
+    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
+        tar.extractall(into, filter="data")
+    return into / "v2.db"
+
+
+# A small run of the three bots, for a runner to be killed and started again.
+BOTS_RUN = """
+name = "kill-test"
+seed = "kill-test"
+pairs = 3
+players = ["random", "max-damage", "heuristic"]
+concurrency = 4
+"""
+
+
 # -- games on the shared bridge, model players on the loopback provider ----------------------------
 
 FORMAT = "gen9randombattle"

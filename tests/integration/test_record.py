@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import io
 import os
 import sqlite3
 import subprocess
 import sys
-import tarfile
-from pathlib import Path
 
 import pytest
-import zstandard
 
 from pokeview.store import open_store
-from tests.helpers import ROOT
-
-
-def unpack_v2(data_dir: Path, into: Path) -> Path:
-    """The version-2 fixture database and its games as version 2 exported them."""
-    raw = zstandard.ZstdDecompressor().decompress((data_dir / "record-v2.tar.zst").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "v2.db"
+from tests.helpers import ROOT, unpack_v2
 
 
 async def test_a_finished_game_is_one_compressed_body_and_reads_as_before(store, bridge):

@@ -1,4 +1,4 @@
-"""Exchange with the ecosystem: Showdown's server, outside poke-env players, exports."""
+"""Exchange with the ecosystem, without Node: a server game other than the one started is caught."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The ladder: placement, the most informative sets, budgets, restarts, and bad input."""
+"""The ladder's anchored fit (its games on Showdown are in tests/integration/test_ladder.py)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""Model players against a real HTTP server on loopback that speaks OpenAI's streaming format."""
+"""Model players without a game: answers, costs, and the provider on a real loopback server that
+speaks OpenAI's streaming format (games with model players are in tests/integration)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Pokéval battle cases through the pinned Showdown, and the turns-matched metric."""
+"""Pokéval's turns-matched metric (cases played through the pinned Showdown: tests/integration)."""
 
 from __future__ import annotations
 

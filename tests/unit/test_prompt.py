@@ -1,4 +1,5 @@
-"""PokéBench's prompt, version 3, reproduced: exact bytes where the seed gives them."""
+"""PokéBench's prompt, version 3, reproduced: exact bytes where the seed gives them (a seeded
+game's messages against the examples are in tests/integration/test_prompt.py)."""
 
 from __future__ import annotations
 

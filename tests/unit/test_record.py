@@ -1,33 +1,22 @@
-"""The record, version 3: typed events, compacted finished games, migration from version 2."""
+"""The record, version 3, without Node: typed events, migration from version 2, damaged and
+crafted files, many processes at once (played games are in tests/integration/test_record.py)."""
 
 from __future__ import annotations
 
-import io
 import os
 import re
 import sqlite3
 import subprocess
 import sys
-import tarfile
-from pathlib import Path
 
 import pytest
-import zstandard
 
 from pokeview import exchange
 from pokeview.errors import PokeviewError
 from pokeview.store import events as ev
 from pokeview.store import open_store, schema
 from pokeview.store.events import EventKind
-from tests.helpers import DATA, ROOT
-
-
-def unpack_v2(data_dir: Path, into: Path) -> Path:
-    """The version-2 fixture database and its games as version 2 exported them."""
-    raw = zstandard.ZstdDecompressor().decompress((data_dir / "record-v2.tar.zst").read_bytes())
-    with tarfile.open(fileobj=io.BytesIO(raw)) as tar:
-        tar.extractall(into, filter="data")
-    return into / "v2.db"
+from tests.helpers import DATA, ROOT, unpack_v2
 
 
 def test_a_version_2_database_migrates_once_with_progress_and_exports_the_same(tmp_path, data_dir):

@@ -1,4 +1,4 @@
-"""`pokeview report`: one offline HTML page of findings, checked in a real headless browser."""
+"""`pokeview report`'s small helpers (the page in a real headless browser: tests/integration)."""
 
 from __future__ import annotations
 

@@ -1,22 +1,15 @@
-"""Runs: configs, resumable runners that can be killed at any point, and the ratings they give."""
+"""Run configs planned into mirror pairs (runs played on Showdown are in tests/integration)."""
 
 from __future__ import annotations
 
 from pokeview.tournament.config import load_run_config
 from pokeview.tournament.schedule import plan
-
-CONFIG = """
-name = "kill-test"
-seed = "kill-test"
-pairs = 3
-players = ["random", "max-damage", "heuristic"]
-concurrency = 4
-"""
+from tests.helpers import BOTS_RUN
 
 
 def test_config_plans_mirror_pairs_in_every_matchup(tmp_path):
     path = tmp_path / "run.toml"
-    path.write_text(CONFIG)
+    path.write_text(BOTS_RUN)
     config = load_run_config(path)
     games = plan(config)
     assert len(games) == 3 * 3 * 2
