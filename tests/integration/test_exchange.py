@@ -30,8 +30,8 @@ class FirstMovePlayer(Player):
 
 
 async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
-    outside = make_player("tests.test_exchange:FirstMovePlayer")
-    assert outside.describe()["engine"] == "tests.test_exchange FirstMovePlayer"
+    outside = make_player("tests.integration.test_exchange:FirstMovePlayer")
+    assert outside.describe()["engine"] == "tests.integration.test_exchange FirstMovePlayer"
     result = await play_game(
         "gen9randombattle",
         seeds.game_seed("outside"),
@@ -58,7 +58,7 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
     from pokeview.tournament.runner import run_tournament
 
     # The same player, in process on the bridge ...
-    spec = "tests.test_exchange:FirstMovePlayer"
+    spec = "tests.integration.test_exchange:FirstMovePlayer"
     in_process = {"name": "in-process", "seed": "o", "pairs": 1, "players": ["heuristic", spec]}
     progress = await run_tournament(
         parse_run_config(in_process, tmp_path / "a.toml"), store=store, bridge=bridge
