@@ -10,7 +10,7 @@ from pokeview.players.bots import BOTS, BotPlayer
 
 
 def known_kinds() -> list[str]:
-    return [*BOTS, "loopback"]
+    return [*BOTS, "search", "loopback"]
 
 
 _loopback_server = None
@@ -38,6 +38,10 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
+    if spec == "search" or spec.startswith("search:"):
+        from pokeview.players.search import SearchPlayer
+
+        return SearchPlayer(spec)
     if spec == "human" or spec.startswith("human:"):
         from pokeview.players.human import HumanPlayer
 
@@ -64,7 +68,7 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         return outside_player(spec)
     raise PokeviewError(
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
+        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
         "local Showdown server)"
     )
 
