@@ -51,7 +51,9 @@ def parse_settings(spec: str) -> SearchSettings:
         try:
             value = int(raw.strip())
         except ValueError:
-            raise PokeviewError(f"search parameter {key} must be a whole number, not '{raw}'") from None
+            raise PokeviewError(
+                f"search parameter {key} must be a whole number, not '{raw}'"
+            ) from None
         low, high = LIMITS[key]
         if not low <= value <= high:
             raise PokeviewError(f"search parameter {key}={value} is out of range ({low} to {high})")
@@ -129,7 +131,9 @@ class SearchPlayer:
             open_actions = list(range(len(ctx.actions)))
         if len(open_actions) == 1 or ctx.request.get("teamPreview"):
             return Decision(
-                open_actions[0], how="only choice", detail={"search": {"budget": self.settings.budget, "nodes": 0}}
+                open_actions[0],
+                how="only choice",
+                detail={"search": {"budget": self.settings.budget, "nodes": 0}},
             )
         host = await self._host(ctx)
         query = self.query(ctx)
@@ -137,7 +141,11 @@ class SearchPlayer:
         index = open_actions[answer["index"]]
         considered = sorted(
             (
-                {"action": ctx.actions[open_actions[i]].label, "value": v, "weight": answer["probs"][i]}
+                {
+                    "action": ctx.actions[open_actions[i]].label,
+                    "value": v,
+                    "weight": answer["probs"][i],
+                }
                 for i, v in enumerate(answer["values"])
                 if v is not None
             ),
