@@ -226,3 +226,29 @@ def test_the_decision_pane_shows_what_the_search_considered_literally():
     text = console.export_text()
     assert "considered" in text and "budget 200 ms · 37 nodes" in text
     assert "+0.412   75%  move [red]Surf[/red]" in text
+
+
+def test_a_run_with_a_format_it_cannot_search_is_one_line_and_plays_nothing(tmp_path):
+    from tests.test_cli import one_clear_line, pokeview
+
+    config = tmp_path / "run.toml"
+    config.write_text(
+        'name = "s"\nseed = "s"\npairs = 1\nformat = "gen9ou"\nplayers = ["search", "random"]\n'
+    )
+    db = tmp_path / "s.db"
+    assert "cannot search format 'gen9ou'" in one_clear_line(
+        pokeview("run", str(config), "--db", str(db))
+    )
+    assert "cannot search" in one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "search:ms=50",
+            "--p2",
+            "random",
+            "--format",
+            "gen9ou",
+            "--db",
+            str(db),
+        )
+    )

@@ -130,8 +130,13 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
+    players = {spec: make_player(spec, players_file) for spec in config.players}
+    for player in players.values():  # one that cannot play the format says so before the run
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(config.format)
     run_id, todo, done_before = prepare_run(store, config)
-    described = {spec: make_player(spec, players_file).describe() for spec in config.players}
+    described = {spec: player.describe() for spec, player in players.items()}
     if not bridge.running:
         await bridge.start()
     store.update_run(
