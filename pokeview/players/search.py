@@ -159,6 +159,7 @@ class SearchPlayer:
                 "samples": answer["samples"],
                 "hidden_foes": answer["hidden"],
                 "elapsed_ms": answer["elapsed_ms"],
+                "cpu_ms": answer["cpu_ms"],
                 "considered": considered,
             }
         }

@@ -126,6 +126,7 @@ function ownTeam(request, view, sideId) {
       stats: mon.stats, item: mon.item || '', ability: mon.ability || '',
       terastallized: mon.terastallized || '',
       boosts: mon.active && clientActive ? {...clientActive.boosts} : {},
+      volatiles: mon.active ? volatilesOf(clientActive) : [],
       active: !!mon.active,
     };
   });
@@ -197,6 +198,7 @@ function foeTeam(view, foeId, seedParts) {
       item,
       terastallized: mon.terastallized || '',
       boosts: {...mon.boosts},
+      volatiles: volatilesOf(mon),
       active: !!(clientFoe && clientFoe.active[0] === mon),
     });
   }
@@ -258,7 +260,18 @@ function patchMon(battle, mon, st, isOwn) {
   if (!st.status && mon.status) mon.clearStatus();
   if (mon.isActive) {
     for (const stat of Object.keys(mon.boosts)) mon.boosts[stat] = st.boosts[stat] || 0;
+    for (const id of st.volatiles || []) {
+      if (!mon.volatiles[id]) mon.addVolatile(id, mon.side.foe.active[0] || mon); // seeded by the foe
+    }
   }
+}
+
+// The volatiles a side can see that change what the next turns are worth; the rest are dropped.
+const CARRIED = ['substitute', 'leechseed', 'confusion', 'taunt', 'yawn', 'saltcure', 'curse'];
+
+function volatilesOf(clientMon) {
+  if (!clientMon || !clientMon.volatiles) return [];
+  return CARRIED.filter((id) => clientMon.volatiles[id]);
 }
 
 function build(det, nodeSeed) {
@@ -371,28 +384,30 @@ function settle(battle) {
   }
 }
 
-const STATUS_COST = {brn: 0.2, par: 0.2, psn: 0.1, tox: 0.25, slp: 0.3, frz: 0.35};
-const HAZARD_COST = {stealthrock: 0.12, spikes: 0.06, toxicspikes: 0.06, stickyweb: 0.06};
-const SCREEN_GAIN = {reflect: 0.1, lightscreen: 0.1, auroraveil: 0.15, tailwind: 0.05};
+// Weights after Foul Play's evaluation, scaled to a Pokémon's HP = 1.
+const STATUS_COST = {brn: 0.25, par: 0.25, psn: 0.1, tox: 0.25, slp: 0.25, frz: 0.4};
+const HAZARD_COST = {stealthrock: 0.1, spikes: 0.07, toxicspikes: 0.07, stickyweb: 0.05}; // per Pokémon behind
+const SCREEN_GAIN = {reflect: 0.2, lightscreen: 0.2, auroraveil: 0.3, tailwind: 0.1};
+const BOOST_WEIGHT = {atk: 0.15, spa: 0.15, spe: 0.15, def: 0.08, spd: 0.08, accuracy: 0.03, evasion: 0.03};
 
 function sideValue(side) {
-  // Material: each Pokémon standing is worth 0.5 plus its HP fraction, whether seen or not.
+  // Material: each Pokémon standing is worth 0.75 plus its HP fraction, whether seen or not.
   let value = 0;
-  let standing = 0;
+  let behind = 0;
   for (const mon of side.pokemon) {
     if (mon.fainted || mon.hp <= 0) continue;
-    standing++;
-    value += 0.5 + mon.hp / mon.maxhp;
+    if (!mon.isActive) behind++;
+    value += 0.75 + mon.hp / mon.maxhp;
     value -= STATUS_COST[mon.status] || 0;
   }
   const active = side.active[0];
   if (active && !active.fainted && active.hp > 0) {
-    let boosts = 0;
-    for (const stat of ['atk', 'def', 'spa', 'spd', 'spe']) boosts += active.boosts[stat] || 0;
-    value += 0.06 * Math.max(-6, Math.min(6, boosts));
+    for (const [stat, weight] of Object.entries(BOOST_WEIGHT)) {
+      value += weight * Math.max(-4, Math.min(4, active.boosts[stat] || 0));
+    }
   }
   for (const [id, state] of Object.entries(side.sideConditions)) {
-    if (HAZARD_COST[id]) value -= HAZARD_COST[id] * (state.layers || 1) * Math.min(standing, 3) / 3;
+    if (HAZARD_COST[id]) value -= HAZARD_COST[id] * (state.layers || 1) * behind;
     if (SCREEN_GAIN[id]) value += SCREEN_GAIN[id];
   }
   return value;
@@ -487,6 +502,7 @@ function solve(matrix, iterations = 400) {
   return {p: norm(rowSum), q: norm(colSum)};
 }
 
+const KEEP = 4;
 let msPerNode = 3; // a running estimate, so the first node of a search is not a guess
 
 class Budget {
@@ -535,6 +551,8 @@ function searchMatrix(dets, rows, budget, depth, seed) {
   const rowValue = new Array(rows.length).fill(0);
   const rowWeight = new Array(rows.length).fill(0);
   const rowProb = new Array(rows.length).fill(0);
+  let live = rows.map((_, i) => i); // the rows still searched
+  let screened = false;
   let samples = 0;
   for (const det of dets) {
     if (budget.spent()) break;
@@ -548,7 +566,7 @@ function searchMatrix(dets, rows, budget, depth, seed) {
     // never some of our own.
     for (let j = 0; j < cols.length; j++) {
       let complete = true;
-      for (let i = 0; i < rows.length; i++) {
+      for (const i of live) {
         if (budget.spent()) {
           complete = false;
           break;
@@ -558,11 +576,21 @@ function searchMatrix(dets, rows, budget, depth, seed) {
       }
       if (!complete) break;
       doneCols.push(j);
+      if (!screened) {
+        // After every row has met the foe's likeliest answer, only the best third (at least
+        // KEEP) go on to meet the others: more of the foe's answers for the same budget.
+        screened = true;
+        live = live
+          .filter((i) => typeof matrix[i][0] === 'number')
+          .sort((a, b) => matrix[b][0] - matrix[a][0] || a - b)
+          .slice(0, Math.max(KEEP, Math.ceil(rows.length / 3)))
+          .sort((a, b) => a - b);
+      }
     }
     if (!doneCols.length) continue;
     // Rows Showdown refused (null) are left out; a column the foe could not play (undefined) too.
-    const cj = doneCols.filter((j) => rows.every((_, i) => matrix[i][j] !== undefined));
-    const ri = rows.map((_, i) => i).filter((i) => cj.length && cj.every((j) => typeof matrix[i][j] === 'number'));
+    const cj = doneCols.filter((j) => live.every((i) => matrix[i][j] !== undefined));
+    const ri = live.filter((i) => cj.length && cj.every((j) => typeof matrix[i][j] === 'number'));
     if (!ri.length || !cj.length) continue;
     const sub = ri.map((i) => cj.map((j) => matrix[i][j]));
     const {p, q} = solve(sub);
@@ -674,8 +702,33 @@ function forcedSwitch(input, dets, budget, depth) {
   };
 }
 
+function fallback(input, view) {
+  const det = determinizations(input, view, 1).next().value;
+  const battle = build(det, prngSeed(input.seed, 'fallback'));
+  const me = battle.getSide(det.me);
+  const mon = me.active[0];
+  const target = me.foe.active[0];
+  let best = 0;
+  let bestScore = -1;
+  ownRows(input.request, input.actions).forEach((choice, i) => {
+    const [kind, id] = choice.split(' ');
+    const score = kind === 'move' && mon && target ? typeScore(battle.dex, mon, battle.dex.moves.get(id), target) : 0;
+    if (score > bestScore) {
+      bestScore = score;
+      best = i;
+    }
+  });
+  return best;
+}
+
+function cpuMs() {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
 function search(input) {
   const started = performance.now();
+  const cpuStarted = cpuMs();
   const budget = new Budget(input.budget || {}, started);
   const depth = input.depth || 1;
   const view = viewFor(input);
@@ -684,8 +737,9 @@ function search(input) {
     ? forcedSwitch(input, dets, budget, depth)
     : searchMatrix(dets, ownRows(input.request, input.actions), budget, depth, input.seed);
   // Choose: the best value against the foe's equilibrium mix; ties to the more played action,
-  // then to the earlier one.
-  let best = -1;
+  // then to the earlier one. With nothing searched (a budget smaller than one node), the
+  // strongest-looking move.
+  let best = result.values.every((v) => v === null) ? fallback(input, view) : -1;
   result.values.forEach((v, i) => {
     if (v === null) return;
     if (best < 0 || v > result.values[best] + 1e-9 ||
@@ -699,6 +753,8 @@ function search(input) {
     samples: result.samples,
     hidden: hidden(view, input.side),
     elapsed_ms: Math.round(budget.elapsed() * 10) / 10,
+    // CPU time of this process: below elapsed_ms when other processes share the cores.
+    cpu_ms: Math.round((cpuMs() - cpuStarted) * 10) / 10,
   };
 }
 
@@ -718,7 +774,7 @@ function warmUp() {
   }
 }
 
-module.exports = {load, search, readView, FORMAT, _dets: determinizations, _build: build};
+module.exports = {load, search, readView, warmUp, FORMAT, _dets: determinizations, _build: build};
 
 if (require.main === module) {
   const modulesDir = process.argv[2];
