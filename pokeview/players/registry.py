@@ -68,8 +68,8 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         return outside_player(spec)
     raise PokeviewError(
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
-        "local Showdown server)"
+        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER "
+        "(a program on the local Showdown server)"
     )
 
 
