@@ -240,6 +240,9 @@ def test_a_run_with_a_format_it_cannot_search_is_one_line_and_plays_nothing(tmp_
         pokeview("run", str(config), "--db", str(db))
     )
     assert "cannot search" in one_clear_line(
+        pokeview("play", "--vs", "search", "--format", "gen9ou", "--db", str(db))
+    )
+    assert "cannot search" in one_clear_line(
         pokeview(
             "battle",
             "--p1",
