@@ -37,12 +37,15 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
 
 
-async def match(spec: str, rival: str, pairs: int, text: str, concurrency: int, db: Path) -> dict:
+async def match(
+    spec: str, rival: str, pairs: int, text: str, concurrency: int, db: Path, budget_ms: float
+) -> dict:
     store = open_store(db)
     semaphore = asyncio.Semaphore(concurrency)
     score = {"win": 0, "loss": 0, "tie": 0, "error": 0}
     nodes: list[int] = []
     elapsed: list[float] = []
+    cpu: list[float] = []
 
     async with Bridge(hosts=1) as bridge:
 
@@ -73,6 +76,7 @@ async def match(spec: str, rival: str, pairs: int, text: str, concurrency: int, 
                 if info.get("nodes"):
                     nodes.append(info["nodes"])
                     elapsed.append(info.get("elapsed_ms") or 0)
+                    cpu.append(info.get("cpu_ms") or 0)
 
         started = time.perf_counter()
         await asyncio.gather(*(one(k, seat) for k in range(pairs) for seat in ("p1", "p2")))
@@ -90,6 +94,8 @@ async def match(spec: str, rival: str, pairs: int, text: str, concurrency: int, 
         "nodes": sum(nodes) / len(nodes) if nodes else 0,
         "ms": sum(elapsed) / len(elapsed) if elapsed else 0,
         "ms_max": max(elapsed) if elapsed else 0,
+        "over": sum(1 for e in elapsed if e > 1.1 * budget_ms) / len(elapsed) if elapsed else 0,
+        "cpu": sum(cpu) / len(cpu) if cpu else 0,
         "seconds": seconds,
     }
 
@@ -98,7 +104,8 @@ def line(label: str, r: dict) -> str:
     return (
         f"{label:<28} {r['win']:>3}-{r['loss']:<3} ({r['tie']} ties, {r['error']} errors)  "
         f"{100 * r['rate']:5.1f}%  [{100 * r['low']:.1f}%, {100 * r['high']:.1f}%]  "
-        f"{r['nodes']:.0f} nodes, {r['ms']:.0f} ms (max {r['ms_max']:.0f}) per search, "
+        f"{r['nodes']:.0f} nodes, {r['ms']:.0f} ms (max {r['ms_max']:.0f}, "
+        f"{100 * r['over']:.1f}% over budget+10%, CPU {r['cpu']:.0f} ms) per search, "
         f"{r['seconds']:.0f} s"
     )
 
@@ -119,7 +126,10 @@ async def main() -> None:
         for depth in (int(d) for d in args.depths.split(",")):
             spec = f"search:{budget},depth={depth}"
             db = Path(tmp) / f"depth{depth}.db"
-            result = await match(spec, args.vs, args.pairs, args.seed, args.concurrency, db)
+            budget_ms = args.ms or (200 if not args.nodes else float("inf"))
+            result = await match(
+                spec, args.vs, args.pairs, args.seed, args.concurrency, db, budget_ms
+            )
             print(line(spec, result), flush=True)
 
 

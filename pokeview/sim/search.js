@@ -522,11 +522,13 @@ class Budget {
     this.nodes++;
     if (this.parent) this.parent.count();
   }
-  spent() {
-    if (this.parent && this.parent.spent()) return true;
+  spent(nodesAhead = 1) {
+    // Time: stop when the next piece of work (nodesAhead nodes at 1.5 times the running
+    // average, for the jitter of a shared machine) would end past 95% of the budget.
+    if (this.parent && this.parent.spent(nodesAhead)) return true;
     if (this.maxNodes) return this.nodes >= this.maxNodes;
     if (!this.ms) return false;
-    return this.elapsed() + msPerNode >= this.ms;
+    return this.elapsed() + 1.5 * nodesAhead * msPerNode >= 0.95 * this.ms;
   }
   share(parts) {
     const child = {ms: 0, nodes: 0};
@@ -554,8 +556,11 @@ function searchMatrix(dets, rows, budget, depth, seed) {
   let live = rows.map((_, i) => i); // the rows still searched
   let screened = false;
   let samples = 0;
-  for (const det of dets) {
-    if (budget.spent()) break;
+  const next = dets[Symbol.iterator]();
+  // Sampling a determinization and building it cost about two nodes: check before either.
+  while (!budget.spent(3)) {
+    const {value: det, done} = next.next();
+    if (done) break;
     const nodeSeed = prngSeed(seed, det.index, 'node');
     const root = build(det, nodeSeed);
     budget.count();
@@ -669,8 +674,10 @@ function forcedSwitch(input, dets, budget, depth) {
   const values = new Array(actions.length).fill(0);
   const weights = new Array(actions.length).fill(0);
   let samples = 0;
-  for (const det of dets) {
-    if (budget.spent()) break;
+  const next = dets[Symbol.iterator]();
+  while (!budget.spent(3)) {
+    const {value: det, done} = next.next();
+    if (done) break;
     const piece = budget.share(1);
     let any = false;
     actions.forEach((choice, r) => {
@@ -774,7 +781,7 @@ function warmUp() {
   }
 }
 
-module.exports = {load, search, readView, warmUp, FORMAT, _dets: determinizations, _build: build};
+module.exports = {load, search, readView, warmUp, FORMAT};
 
 if (require.main === module) {
   const modulesDir = process.argv[2];
