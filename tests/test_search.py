@@ -162,6 +162,8 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
         ("search:ms=abc", "whole number"),
         ("search:ms", "needs a value"),
         ("search:ms=100,nodes=10", "one budget"),
+        ("search:cpu=100,ms=10", "one budget"),
+        ("search:cpu=0", "out of range"),
     ],
 )
 def test_bad_search_specs_are_one_line(spec, words):

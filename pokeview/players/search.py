@@ -5,8 +5,10 @@ only this side's request and the protocol lines this side saw; the host samples 
 from the format's random-battle sets, plays every joint action in real Showdown battles and
 answers with its choice and what it considered.
 
-Spec: `search` or `search:ms=200`, `search:nodes=600,depth=2,samples=4` (comma-separated).
-A node budget makes games byte-identical for the same seed; a time budget does not.
+Spec: `search` or `search:ms=200`, `search:cpu=200`, `search:nodes=600,depth=2,samples=4`
+(comma-separated). A node budget makes games byte-identical for the same seed; a time budget
+does not. `ms` is the wall clock a decision may take; `cpu` is the search process's CPU time,
+the same compute however busy the machine is (the wall clock then runs longer).
 """
 
 from __future__ import annotations
@@ -20,20 +22,35 @@ from pokeview.players.base import Decision, DecisionContext
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)
 DEFAULT_MS = 200
-LIMITS = {"ms": (1, 60_000), "nodes": (1, 1_000_000), "depth": (1, 4), "samples": (1, 64)}
+LIMITS = {
+    "ms": (1, 60_000),
+    "cpu": (1, 60_000),
+    "nodes": (1, 1_000_000),
+    "depth": (1, 4),
+    "samples": (1, 64),
+}
+BUDGETS = ("ms", "cpu", "nodes")
 CONSIDERED = 5  # how many of the top actions the record keeps
 
 
 @dataclass(frozen=True, slots=True)
 class SearchSettings:
-    ms: int | None = None
-    nodes: int | None = None
+    ms: int | None = None  # wall-clock milliseconds per decision
+    cpu: int | None = None  # the search process's CPU milliseconds (load does not shrink it)
+    nodes: int | None = None  # simulated turns: the same game on any machine
     depth: int = 1
     samples: int = 64
 
     @property
     def budget(self) -> str:
-        return f"{self.nodes} nodes" if self.nodes else f"{self.ms} ms"
+        if self.nodes:
+            return f"{self.nodes} nodes"
+        return f"{self.cpu} ms CPU" if self.cpu else f"{self.ms} ms"
+
+    def budget_query(self) -> dict[str, int]:
+        if self.nodes:
+            return {"nodes": self.nodes}
+        return {"cpu": self.cpu} if self.cpu else {"ms": self.ms or DEFAULT_MS}
 
 
 def parse_settings(spec: str) -> SearchSettings:
@@ -58,10 +75,13 @@ def parse_settings(spec: str) -> SearchSettings:
         if not low <= value <= high:
             raise PokeviewError(f"search parameter {key}={value} is out of range ({low} to {high})")
         values[key] = value
-    if "ms" in values and "nodes" in values:
-        raise PokeviewError("give the search one budget: ms=N (time) or nodes=N (deterministic)")
-    if "nodes" not in values:
-        values.setdefault("ms", DEFAULT_MS)
+    if sum(key in values for key in BUDGETS) > 1:
+        raise PokeviewError(
+            "give the search one budget: ms=N (wall clock), cpu=N (CPU time) or nodes=N "
+            "(deterministic)"
+        )
+    if not any(key in values for key in BUDGETS):
+        values["ms"] = DEFAULT_MS
     return SearchSettings(**values)
 
 
@@ -102,7 +122,7 @@ class SearchPlayer:
         lines = [line for update in ctx.updates for line in update.get("lines") or []]
         refused = {a.choice for a in ctx.refused}
         s = self.settings
-        budget = {"nodes": s.nodes} if s.nodes else {"ms": s.ms}
+        budget = s.budget_query()
         return {
             "stream": f"{self._stream}:{ctx.side}",
             "side": ctx.side,

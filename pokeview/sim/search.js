@@ -271,7 +271,10 @@ const CARRIED = ['substitute', 'leechseed', 'confusion', 'taunt', 'yawn', 'saltc
 
 function volatilesOf(clientMon) {
   if (!clientMon || !clientMon.volatiles) return [];
-  return CARRIED.filter((id) => clientMon.volatiles[id]);
+  const carried = CARRIED.filter((id) => clientMon.volatiles[id]);
+  // Protect used last: a second one in a row may fail (without this, it never would).
+  if (clientMon.lastMove && lib.dex.moves.get(clientMon.lastMove).stallingMove) carried.push('stall');
+  return carried;
 }
 
 function build(det, nodeSeed) {
@@ -503,20 +506,32 @@ function solve(matrix, iterations = 400) {
 }
 
 const KEEP = 4;
-let msPerNode = 3; // a running estimate, so the first node of a search is not a guess
+
+function cpuMs() {
+  const used = process.cpuUsage();
+  return (used.user + used.system) / 1000;
+}
+
+const CLOCKS = {wall: () => performance.now(), cpu: cpuMs};
+// What one node costs on each clock, as a running average: the first node of a search is not a guess.
+const nodeCost = {wall: 3, cpu: 3};
 
 class Budget {
-  // Nodes (deterministic) or milliseconds since the search was asked; `share` gives a part of
-  // what is left to one piece of work (one switch-in's look-ahead).
-  constructor(spec, started, parent = null) {
-    this.ms = spec.ms || 0;
+  // Nodes (deterministic), wall-clock milliseconds since the search was asked (ms), or this
+  // process's CPU milliseconds (cpu: the same compute on a busy machine as on an idle one, where
+  // the wall clock may run longer). `share` gives a part of what is left to one piece of work
+  // (one switch-in's look-ahead).
+  constructor(spec, parent = null) {
+    this.kind = spec.cpu ? 'cpu' : 'wall';
+    this.clock = CLOCKS[this.kind];
+    this.ms = spec.cpu || spec.ms || 0;
     this.maxNodes = spec.nodes || 0;
-    this.started = started;
+    this.started = this.clock();
     this.nodes = 0;
     this.parent = parent;
   }
   elapsed() {
-    return performance.now() - this.started;
+    return this.clock() - this.started;
   }
   count() {
     this.nodes++;
@@ -528,20 +543,22 @@ class Budget {
     if (this.parent && this.parent.spent(nodesAhead)) return true;
     if (this.maxNodes) return this.nodes >= this.maxNodes;
     if (!this.ms) return false;
-    return this.elapsed() + 1.5 * nodesAhead * msPerNode >= 0.95 * this.ms;
+    return this.elapsed() + 1.5 * nodesAhead * nodeCost[this.kind] >= 0.95 * this.ms;
   }
   share(parts) {
-    const child = {ms: 0, nodes: 0};
+    const child = {};
     if (this.maxNodes) child.nodes = Math.max(1, Math.floor((this.maxNodes - this.nodes) / parts));
-    else child.ms = Math.max(0, (this.ms - this.elapsed()) / parts);
-    return new Budget(child, performance.now(), this);
+    else child[this.kind === 'cpu' ? 'cpu' : 'ms'] = Math.max(0.001, (this.ms - this.elapsed()) / parts);
+    return new Budget(child, this);
   }
 }
 
 function timedNode(det, myChoice, foeChoice, depth, nodeSeed) {
-  const t = performance.now();
+  const wall = performance.now();
+  const cpu = cpuMs();
   const value = playNode(det, myChoice, foeChoice, depth, nodeSeed);
-  msPerNode = 0.8 * msPerNode + 0.2 * (performance.now() - t);
+  nodeCost.wall = 0.8 * nodeCost.wall + 0.2 * (performance.now() - wall);
+  nodeCost.cpu = 0.8 * nodeCost.cpu + 0.2 * (cpuMs() - cpu);
   return value;
 }
 
@@ -728,15 +745,10 @@ function fallback(input, view) {
   return best;
 }
 
-function cpuMs() {
-  const used = process.cpuUsage();
-  return (used.user + used.system) / 1000;
-}
-
 function search(input) {
   const started = performance.now();
   const cpuStarted = cpuMs();
-  const budget = new Budget(input.budget || {}, started);
+  const budget = new Budget(input.budget || {});
   const depth = input.depth || 1;
   const view = viewFor(input);
   const dets = determinizations(input, view, input.samples || 64);
@@ -759,7 +771,7 @@ function search(input) {
     nodes: budget.nodes,
     samples: result.samples,
     hidden: hidden(view, input.side),
-    elapsed_ms: Math.round(budget.elapsed() * 10) / 10,
+    elapsed_ms: Math.round((performance.now() - started) * 10) / 10,
     // CPU time of this process: below elapsed_ms when other processes share the cores.
     cpu_ms: Math.round((cpuMs() - cpuStarted) * 10) / 10,
   };
