@@ -586,8 +586,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
     )
     kinds = (
-        "random, max-damage, heuristic, search (search:ms=N or search:nodes=N, depth=N, "
-        "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env Player), or server:USER (a program on the local server)"
+        "random, max-damage, heuristic, search (search:ms=N, cpu=N or nodes=N, depth=N, "
+        "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env "
+        "Player), or server:USER (a program on the local server)"
     )
     server_port_help = (
         "the local Showdown server's port for server:USER players; pokeview starts one there "
