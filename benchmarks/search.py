@@ -5,6 +5,7 @@ the draw cancels out. `--depths 1,2,3` sweeps the search's depth over the same p
 search must not play worse: PokéBench's phantom-KO lesson). Figures, not pass/fail.
 
     python benchmarks/search.py --pairs 50 --ms 200
+    python benchmarks/search.py --pairs 50 --cpu 200      # 200 ms of CPU, however busy the machine
     python benchmarks/search.py --pairs 20 --nodes 60 --depths 1,2,3
 """
 
@@ -114,19 +115,25 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=10, help="mirror pairs per setting")
     parser.add_argument("--ms", type=int, default=None, help="time budget per decision")
+    parser.add_argument("--cpu", type=int, default=None, help="CPU-time budget per decision")
     parser.add_argument("--nodes", type=int, default=None, help="node budget (deterministic)")
     parser.add_argument("--depths", default="1", help="comma-separated depths to sweep")
     parser.add_argument("--vs", default="heuristic", help="the rival bot")
     parser.add_argument("--seed", default="search-bench", help="seed text of the pairs")
     parser.add_argument("--concurrency", type=int, default=2)
     args = parser.parse_args()
-    budget = f"nodes={args.nodes}" if args.nodes else f"ms={args.ms or 200}"
+    if args.nodes:
+        budget = f"nodes={args.nodes}"
+    elif args.cpu:
+        budget = f"cpu={args.cpu}"
+    else:
+        budget = f"ms={args.ms or 200}"
     print(f"search vs {args.vs}: {args.pairs} mirror pairs per depth, seed '{args.seed}'")
     with tempfile.TemporaryDirectory() as tmp:
         for depth in (int(d) for d in args.depths.split(",")):
             spec = f"search:{budget},depth={depth}"
             db = Path(tmp) / f"depth{depth}.db"
-            budget_ms = args.ms or (200 if not args.nodes else float("inf"))
+            budget_ms = args.cpu or args.ms or (200 if not args.nodes else float("inf"))
             result = await match(
                 spec, args.vs, args.pairs, args.seed, args.concurrency, db, budget_ms
             )
