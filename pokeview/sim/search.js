@@ -730,6 +730,13 @@ function fallback(input, view) {
   const det = determinizations(input, view, 1).next().value;
   const battle = build(det, prngSeed(input.seed, 'fallback'));
   const me = battle.getSide(det.me);
+  if (input.request.forceSwitch) {
+    // The switch-in that trades best with the foe's active; simulated slots back to the request's.
+    const pick = policySwitch(battle, me);
+    const simSlot = Number(pick.split(' ')[1]) || 1;
+    const slot = det.ownTeam[simSlot - 1] ? det.ownTeam[simSlot - 1].slot + 1 : 0;
+    return Math.max(0, input.actions.indexOf(`switch ${slot}`));
+  }
   const mon = me.active[0];
   const target = me.foe.active[0];
   let best = 0;
