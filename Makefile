@@ -44,7 +44,7 @@ bench: setup
 	$(BIN)/python benchmarks/tui.py
 	$(BIN)/python benchmarks/spectate.py
 	$(BIN)/python benchmarks/run.py
-	$(BIN)/python benchmarks/search.py --pairs 10 --ms 200
+	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
