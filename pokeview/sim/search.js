@@ -350,29 +350,44 @@ function bestMove(battle, mon, target) {
   return {index: best, score: Math.max(0, bestScore)};
 }
 
+function trade(battle, mon, foe) {
+  // How well `mon` trades blows with `foe`: its HP fraction times its best damage over the foe's.
+  let score = mon.hp / mon.maxhp;
+  if (foe && !foe.fainted) score *= (bestMove(battle, mon, foe).score + 20) / (bestMove(battle, foe, mon).score + 20);
+  return score;
+}
+
 function policySwitch(battle, side) {
-  // A forced switch inside the search: the Pokémon with the best trade against the foe's active.
+  // A switch inside the search (after a faint, a U-turn, a lost matchup): the Pokémon with the
+  // best trade against the foe's active.
   const foeActive = side.foe.active[0];
   let best = null;
   let bestScore = -Infinity;
   side.pokemon.forEach((mon, i) => {
     if (mon.fainted || mon.isActive) return;
-    let score = mon.hp / mon.maxhp;
-    if (foeActive && !foeActive.fainted) {
-      score *= (bestMove(battle, mon, foeActive).score + 20) / (bestMove(battle, foeActive, mon).score + 20);
-    }
+    const score = trade(battle, mon, foeActive);
     if (score > bestScore) {
       bestScore = score;
       best = i + 1;
     }
   });
-  return best ? `switch ${best}` : 'pass';
+  return best ? {choice: `switch ${best}`, score: bestScore} : {choice: 'pass', score: -Infinity};
 }
 
 function policyMove(battle, side) {
+  // Both sides' play in the turns after the searched one: the strongest move, or a switch when
+  // the matchup is lost and the bench has a much better one (a foe that never switches is too
+  // easy: seed 001's second lesson).
   const mon = side.active[0];
   const target = side.foe.active[0];
   if (!mon || mon.fainted || !target || target.fainted) return 'default';
+  const stay = trade(battle, mon, target);
+  const trapped = side.activeRequest && side.activeRequest.active && side.activeRequest.active[0] &&
+    side.activeRequest.active[0].trapped;
+  if (!trapped) {
+    const out = policySwitch(battle, side);
+    if (out.score > 2 * stay + 0.2) return out.choice;
+  }
   return `move ${bestMove(battle, mon, target).index + 1}`;
 }
 
@@ -382,7 +397,7 @@ function settle(battle) {
     for (const side of battle.sides) {
       const req = side.activeRequest;
       if (!req || req.wait) continue;
-      if (!battle.choose(side.id, policySwitch(battle, side))) battle.choose(side.id, 'default');
+      if (!battle.choose(side.id, policySwitch(battle, side).choice)) battle.choose(side.id, 'default');
     }
   }
 }
@@ -732,7 +747,7 @@ function fallback(input, view) {
   const me = battle.getSide(det.me);
   if (input.request.forceSwitch) {
     // The switch-in that trades best with the foe's active; simulated slots back to the request's.
-    const pick = policySwitch(battle, me);
+    const pick = policySwitch(battle, me).choice;
     const simSlot = Number(pick.split(' ')[1]) || 1;
     const slot = det.ownTeam[simSlot - 1] ? det.ownTeam[simSlot - 1].slot + 1 : 0;
     return Math.max(0, input.actions.indexOf(`switch ${slot}`));
