@@ -120,6 +120,16 @@ def run_header(
     }
 
 
+def _described(spec: str, players_file: str | None, format_id: str) -> dict:
+    """A player's settings; one that cannot play the format says so before the run starts.
+    The player is not kept (a server player holds its login while it lives)."""
+    player = make_player(spec, players_file)
+    check = getattr(player, "check_format", None)
+    if check is not None:
+        check(format_id)
+    return player.describe()
+
+
 async def run_tournament(
     config: RunConfig,
     *,
@@ -130,13 +140,8 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
-    players = {spec: make_player(spec, players_file) for spec in config.players}
-    for player in players.values():  # one that cannot play the format says so before the run
-        check = getattr(player, "check_format", None)
-        if check is not None:
-            check(config.format)
+    described = {spec: _described(spec, players_file, config.format) for spec in config.players}
     run_id, todo, done_before = prepare_run(store, config)
-    described = {spec: player.describe() for spec, player in players.items()}
     if not bridge.running:
         await bridge.start()
     store.update_run(
