@@ -117,10 +117,16 @@ class SearchPlayer:
     def check_format(self, format_id: str) -> None:
         check_format(format_id)
 
+    @staticmethod
+    def open_actions(ctx: DecisionContext) -> list[int]:
+        """The actions to search: all but those Showdown just refused (all, if it refused all)."""
+        refused = {a.choice for a in ctx.refused}
+        open_actions = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
+        return open_actions or list(range(len(ctx.actions)))
+
     def query(self, ctx: DecisionContext) -> dict[str, Any]:
         """All the search is given: this side's request and the lines this side saw."""
         lines = [line for update in ctx.updates for line in update.get("lines") or []]
-        refused = {a.choice for a in ctx.refused}
         s = self.settings
         budget = s.budget_query()
         return {
@@ -128,7 +134,7 @@ class SearchPlayer:
             "side": ctx.side,
             "request": ctx.request,
             "lines": lines,
-            "actions": [a.choice for a in ctx.actions if a.choice not in refused],
+            "actions": [ctx.actions[i].choice for i in self.open_actions(ctx)],
             "seed": str(ctx.seed),
             "budget": budget,
             "depth": s.depth,
@@ -145,10 +151,7 @@ class SearchPlayer:
         return self._own_host
 
     async def decide(self, ctx: DecisionContext) -> Decision:
-        refused = {a.choice for a in ctx.refused}
-        open_actions = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
-        if not open_actions:
-            open_actions = list(range(len(ctx.actions)))
+        open_actions = self.open_actions(ctx)
         if len(open_actions) == 1 or ctx.request.get("teamPreview"):
             return Decision(
                 open_actions[0],
