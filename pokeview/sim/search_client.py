@@ -18,10 +18,9 @@ from typing import Any
 
 import orjson
 
+from pokeview import paths
 from pokeview.errors import BridgeDied, PokeviewError
 from pokeview.sim import install
-
-SCRIPT = Path(__file__).with_name("search.js")
 
 
 class SearchHost:
@@ -47,7 +46,7 @@ class SearchHost:
             self._stderr.clear()
             self.proc = await asyncio.create_subprocess_exec(
                 install.node_executable(),
-                str(SCRIPT),
+                str(paths.search_script()),
                 str(node_dir),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
