@@ -54,6 +54,7 @@ bench: setup
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/record.py
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
+	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

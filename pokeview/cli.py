@@ -483,9 +483,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise PokeviewError("there is no unfinished game of yours to resume")
         options["resume"] = game.id
     else:
-        make_player(
-            args.vs, args.players
-        )  # an unknown opponent is one clear line, before the screen
+        # An unknown opponent, or one that cannot play the format, is one clear line first.
+        opponent = make_player(args.vs, args.players)
+        if hasattr(opponent, "check_format"):
+            opponent.check_format(args.format)
         teams = None
         if args.team:
             team = _read_team(args.team)
@@ -843,8 +844,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
     )
     kinds = (
-        "random, max-damage, heuristic, llm:NAME (a model in the players file), "
-        "module:Class (a poke-env Player), or server:USER (a program on the local server)"
+        "random, max-damage, heuristic, search (search:ms=N, cpu=N or nodes=N, depth=N, "
+        "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env "
+        "Player), or server:USER (a program on the local server)"
     )
     server_port_help = (
         "the local Showdown server's port for server:USER players; pokeview starts one there "

@@ -284,6 +284,7 @@ class _Game:
             updates=self.updates[side],
             emit=lambda kind, data: self.events(side, kind, data),
             game_id=self.game_id,
+            bridge=self.bridge,
         )
         try:
             started = time.perf_counter()
@@ -429,6 +430,10 @@ async def play_game(
     """
     if not seed:
         raise PokeviewError("a game needs a seed")
+    for player in (p1, p2):  # a player that cannot play this format says so before anything is kept
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(format)
     from pokeview.sim.over_server import ServerPlayer, play_over_server
 
     if isinstance(p1, ServerPlayer) or isinstance(p2, ServerPlayer):

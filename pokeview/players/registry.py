@@ -19,7 +19,7 @@ LOOPBACK = {
 
 
 def known_kinds() -> list[str]:
-    return [*BOTS, *LOOPBACK]
+    return [*BOTS, "search", *LOOPBACK]
 
 
 _loopback_server = None
@@ -60,6 +60,10 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
+    if spec == "search" or spec.startswith("search:"):
+        from pokeview.players.search import SearchPlayer
+
+        return SearchPlayer(spec)
     if spec == "human" or spec.startswith("human:"):
         from pokeview.players.human import HumanPlayer
 
@@ -86,8 +90,8 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         return outside_player(spec)
     raise PokeviewError(
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
-        "local Showdown server)"
+        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER "
+        "(a program on the local Showdown server)"
     )
 
 

@@ -174,14 +174,19 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
-    # Everything that can refuse the config is asked before the run is created: its players,
-    # and whether Showdown starts its format with its teams.
+    # Everything that can refuse the config is asked before the run is created: its players
+    # (and whether each can play the format), and whether Showdown starts it with its teams.
     players = {spec: make_player(spec, players_file) for spec in config.players}
+    for player in players.values():
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(config.format)
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
     run_id, todo, done_before = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
+    del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
     progress = Progress(planned=len(plan(config)), done_before=done_before)
     semaphore = asyncio.Semaphore(concurrency or config.concurrency)

@@ -145,6 +145,8 @@ class DecisionPane(Static):
             line = Text("▶ " if chosen else "  ", style="bold green")
             line.append_text(t(f"{number}. {label}", "bold green" if chosen else ""))
             parts.append(line)
+        if isinstance(detail.get("search"), dict):  # what the search player considered
+            parts += _considered(detail["search"])
         if detail.get("model"):
             if conversation:
                 parts.append(Rule("the whole conversation up to here (c hides it)", style="dim"))
@@ -156,3 +158,22 @@ class DecisionPane(Static):
             else:
                 parts.append(Text("p: the prompt it was given · c: the whole conversation", "dim"))
         return parts
+
+
+def _considered(search: dict) -> list[RenderableType]:
+    """What the search player weighed: its budget, the nodes it played, its best actions."""
+    head = f"budget {search.get('budget', '?')} · {search.get('nodes', 0)} nodes"
+    if search.get("samples") is not None:
+        head += f" · {search['samples']} sample(s) · depth {search.get('depth', 1)}"
+    if search.get("elapsed_ms") is not None:
+        head += f" · {search['elapsed_ms']} ms"
+    parts: list[RenderableType] = [Rule("considered", style="dim"), t(head, "dim")]
+    for row in search.get("considered") or []:
+        value, weight = row.get("value"), row.get("weight")
+        line = Text(f"{value:+8.3f}" if isinstance(value, int | float) else f"{'?':>8}")
+        if isinstance(weight, int | float):
+            line.append(f"  {100 * weight:3.0f}%", style="dim")
+        line.append("  ")
+        line.append_text(t(row.get("action", "")))
+        parts.append(line)
+    return parts
