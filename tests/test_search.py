@@ -7,7 +7,7 @@ import pytest
 
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
-from pokeview.battle.loop import play_game
+from pokeview.battle.loop import play_game, side_payload
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
@@ -119,7 +119,7 @@ async def first_request(bridge, p2_team: str) -> tuple[dict, list[dict]]:
             step = await channel.next()
             update = step.sides.get("p1")
             if update:
-                updates.append(update.to_json())
+                updates.append(side_payload(update))
                 if update.request and not update.request.get("wait"):
                     return update.request, updates
     finally:
@@ -135,7 +135,7 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
             side="p1",
             index=0,
             turn=1,
-            view=None,  # type: ignore[arg-type]  # the search does not read poke-env's view
+            side_view=None,  # the search does not read poke-env's view
             request=request,
             actions=actions,
             seed=1234,
@@ -223,7 +223,7 @@ def test_the_decision_pane_shows_what_the_search_considered_literally():
     )
     pane = DecisionPane()
     console = Console(width=120, record=True, file=io.StringIO())
-    for part in pane._parts(row, "search", whole=False, conversation=None):
+    for part in pane._parts(row, "search", conversation=None):
         console.print(part)
     text = console.export_text()
     assert "considered" in text and "budget 200 ms · 37 nodes" in text

@@ -126,7 +126,7 @@ class SearchPlayer:
 
     def query(self, ctx: DecisionContext) -> dict[str, Any]:
         """All the search is given: this side's request and the lines this side saw."""
-        lines = [line for update in ctx.updates for line in update.get("lines") or []]
+        lines = [line for update in ctx.updates for line in update.lines]
         s = self.settings
         budget = s.budget_query()
         return {
