@@ -40,6 +40,8 @@ test: setup browser
 lint: $(STAMP)
 	$(BIN)/ruff check pokeview tests benchmarks
 	$(BIN)/ruff format --check pokeview tests benchmarks
+	$(BIN)/lint-imports
+	$(BIN)/mypy pokeview
 
 format: $(STAMP)
 	$(BIN)/ruff format pokeview tests benchmarks

@@ -124,7 +124,7 @@ def _use_server_port(args: argparse.Namespace) -> None:
 
 def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle import seeds
-    from pokeview.battle.loop import play_game
+    from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
     from pokeview.sim.client import Bridge
 
@@ -135,7 +135,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
     for player in (p1, p2):
         if player.kind == "server":
-            from pokeview.sim.over_server import server_port
+            from pokeview.players.server import server_port
 
             print(
                 f"waiting for '{player.user}' on ws://127.0.0.1:{server_port()}"  # type: ignore[attr-defined]
@@ -154,7 +154,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
     async def run() -> Any:
         async with Bridge() as bridge:
-            return await play_game(
+            return await play_any(
                 args.format,
                 seeds.game_seed(seed_text),
                 p1,

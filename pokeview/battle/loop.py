@@ -434,22 +434,6 @@ async def play_game(
         check = getattr(player, "check_format", None)
         if check is not None:
             check(format)
-    from pokeview.sim.over_server import ServerPlayer, play_over_server
-
-    if isinstance(p1, ServerPlayer) or isinstance(p2, ServerPlayer):
-        return await play_over_server(
-            format,
-            p1,
-            p2,
-            bridge=bridge,
-            store=store,
-            teams=teams,
-            seed=seed,
-            seed_text=seed_text,
-            run_id=run_id,
-            pair=pair,
-            seat=seat,
-        )
     players = {"p1": p1, "p2": p2}
     if not bridge.running:
         await bridge.start()

@@ -83,7 +83,7 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         models[name].api_key()  # a missing key is said now, not at the first decision
         return LLMPlayer(models[name])
     if spec.startswith("server:"):
-        from pokeview.sim.over_server import ServerPlayer
+        from pokeview.players.server import ServerPlayer
 
         return ServerPlayer(spec.removeprefix("server:"))
     if ":" in spec and not spec.startswith(("llm:", "human:")):

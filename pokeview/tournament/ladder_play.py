@@ -195,7 +195,7 @@ async def play_ladder(
     players_file: str | None = None,
     say: Callable[[str], None] = print,
 ) -> Outcome:
-    from pokeview.battle.loop import play_game
+    from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
 
     ladder = load_ladder(store, name)
@@ -242,7 +242,7 @@ async def play_ladder(
 
     async def play(pair: int, seat: int, p1: str, p2: str) -> None:
         async with semaphore:
-            result = await play_game(
+            result = await play_any(
                 fmt,
                 seeds.game_seed(seed_text, pair),
                 make_player(p1, players_file),  # fresh players for every game

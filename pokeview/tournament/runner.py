@@ -18,8 +18,9 @@ from typing import Any
 
 from pokeview import __version__
 from pokeview.battle import seeds
-from pokeview.battle.loop import GameResult, play_game
+from pokeview.battle.loop import GameResult
 from pokeview.errors import PokeviewError
+from pokeview.exchange.server_game import play as play_any
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
@@ -197,7 +198,7 @@ async def run_tournament(
             if on_progress:
                 on_progress(progress)
             try:
-                result = await play_game(
+                result = await play_any(
                     config.format,
                     seeds.game_seed(config.seed, game.pair),
                     make_player(game.p1, players_file),  # fresh players for every game
