@@ -142,10 +142,12 @@ class _Game:
                 lines += event.data.lines
             elif event.kind == EventKind.LOG:
                 self.spectator += event.data
-            elif event.kind == EventKind.SIDE:
+            elif event.kind == EventKind.SIDE and event.side in SIDES:
                 self.updates[event.side].append(event.data)
         dropped = {
-            (e.side, e.data.idx) for e in events if e.kind == EventKind.CHOICE and e.id > cut
+            (e.side, e.data.idx)
+            for e in events
+            if e.kind == EventKind.CHOICE and e.id > cut and e.side is not None
         }
         self.store.forget_after(game_id, cut, dropped)
         for side in SIDES:

@@ -72,7 +72,7 @@ def _seat_class() -> type:
                     self.popups.put_nowait(message.split("|popup|", 1)[1])
                 await original_handle(message)
 
-            self.ps_client._handle_message = handle
+            self.ps_client._handle_message = handle  # type: ignore[method-assign]
 
         async def _decide(self, battle: Any) -> str:
             request = battle.last_request
@@ -138,6 +138,7 @@ async def play_over_server(
         raise PokeviewError("a server game needs exactly one server:USER player")
     ours_side = "p2" if outside[0] == "p1" else "p1"
     ours, theirs = players[ours_side], players[outside[0]]
+    assert isinstance(theirs, ServerPlayer)
     if ours.kind != "bot":
         raise PokeviewError(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "

@@ -70,7 +70,7 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
         return next((i for i, a in enumerate(actions) if a.slot == slot), None)
     if not isinstance(order, SingleBattleOrder):
         return None
-    target = order.order
+    target: Any = order.order
     if hasattr(target, "base_power"):  # a Move
         gimmick = (
             "terastallize"

@@ -113,7 +113,7 @@ class DiffScreen(Screen[None]):
 
         def centre() -> None:  # the wrong line mid-view, with the lines before it in sight
             half = max(1, table.scrollable_content_region.height // 2)
-            table.scroll_to(y=max(0, r.first_wrong - half), animate=False)
+            table.scroll_to(y=max(0, (r.first_wrong or 0) - half), animate=False)
 
         self.call_after_refresh(centre)
 

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -33,13 +33,18 @@ from pokeview.battle.advance import advance
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
+from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.render import t
+
+if TYPE_CHECKING:
+    from pokeview.battle.loop import GameResult
 
 
 class PlayScreen(Screen[None]):
@@ -93,8 +98,8 @@ class PlayScreen(Screen[None]):
         self.ctx: DecisionContext | None = None
         self.spoiler_at: tuple[int | None, float] | None = None  # revealed, not yet recorded
         self.game_id: int | None = None
-        self.store = None
-        self.result = None
+        self.store: Store | None = None
+        self.result: GameResult | None = None
         self.reveal = False
         self.words: list[tuple[int, str]] = []  # (turn, line) of the battle log so far
         self.turn = 0
@@ -247,7 +252,7 @@ class PlayScreen(Screen[None]):
             return
         last = snapshots[-1]
         lines = [line for u in message.updates[last + 1 :] for line in u.lines]
-        state = advance(message.updates[last].state, lines, self.side)
+        state = advance(message.updates[last].state or {}, lines, self.side)
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
         turn = self.result.turns or state.get("turn", 0)
         self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
@@ -327,7 +332,7 @@ class PlayScreen(Screen[None]):
             self.spoiler_at = None
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)
 
     def on_unmount(self) -> None:
         if self.store is not None:

@@ -19,6 +19,7 @@ from textual.widgets import Footer, Header, Input, Static, TextArea
 from textual.widgets.text_area import TextAreaTheme
 
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.text import strip_control
 from pokeview.widgets.render import t
 
@@ -250,4 +251,4 @@ class PromptScreen(Screen[None]):
             self.set_class(bool(search.value), "searching")
             self.query_one("#text", TextArea).focus()
             return
-        self.app.action_back()
+        back(self.app)

@@ -23,6 +23,7 @@ from textual.widgets import Footer, Header, Static
 from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.widgets.render import t
 
 AXIS_WIDTH = 36
@@ -57,7 +58,7 @@ def heat(score: float) -> str:
 
 
 def render_report(report: Report) -> Group:
-    parts = []
+    parts: list[Any] = []
     if report.header:
         h = report.header
         parts.append(
@@ -105,10 +106,10 @@ def render_report(report: Report) -> Group:
     names = [p.name for p in report.players]
     matrix = Table(title="head to head: row's score against column (games)", title_justify="left")
     matrix.add_column("")
-    for name in names:
-        matrix.add_column(t(name[:12]), justify="center")
+    for column in names:
+        matrix.add_column(t(column[:12]), justify="center")
     for a in names:
-        cells = []
+        cells: list[Text] = []
         for b in names:
             cell = report.head_to_head.get(a, {}).get(b)
             if a == b or not cell:
@@ -277,4 +278,4 @@ class RatingsScreen(Screen[None]):
         self.fit()
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
 
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
 from pokeview.widgets.render import t
@@ -286,11 +287,11 @@ class SpectateScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         from pokeview.screens.watch import WatchScreen
 
-        self.app.push_screen(WatchScreen(self.store_path, int(key), "p1", live=True))
+        self.app.push_screen(WatchScreen(self.store_path, int(key or 0), "p1", live=True))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":
             self.action_open()
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)

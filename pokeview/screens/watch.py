@@ -30,6 +30,7 @@ from textual.worker import get_current_worker
 
 from pokeview.battle.replay import END, VIEWS, News, Replay
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
@@ -472,7 +473,7 @@ class WatchScreen(Screen[None]):
             self.typed = ""
             self._draw_status()
             return
-        self.app.action_back()
+        back(self.app)
 
     def on_key(self, event) -> None:  # noqa: ANN001 - Textual's Key event
         if event.character and event.character.isdigit():

@@ -121,7 +121,7 @@ def preview(
             "budget plays one mirror pair with it first, then plans with what that cost"
         )
     else:
-        most = max(per_game, default=0.0) or 0.0
+        most = max((c for c in per_game if c is not None), default=0.0)
         games_left, usd_left = budget.left(spent)
         bound = [
             x
