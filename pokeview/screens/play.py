@@ -41,7 +41,7 @@ from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
     from pokeview.battle.loop import GameResult
@@ -176,7 +176,9 @@ class PlayScreen(Screen[None]):
                 self.result = result
                 self.finished()  # at once, not after the bridge has closed
         except Exception as exc:
-            self.query_one("#status", Static).update(t(f"the game could not go on: {exc}", "red"))
+            self.query_one("#status", Static).update(
+                literal(f"the game could not go on: {exc}", "red")
+            )
 
     def asked(self, ctx: DecisionContext) -> None:
         """The game loop asks the person for a decision."""
@@ -194,7 +196,7 @@ class PlayScreen(Screen[None]):
         actions = self.query_one(OptionList)
         actions.clear_options()
         for number, action in enumerate(ctx.actions, start=1):
-            actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
+            actions.add_option(Option(literal(f"{number}. {action.label}"), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
         # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.
@@ -219,7 +221,7 @@ class PlayScreen(Screen[None]):
         if result.status != "finished":
             verdict = f"The game ended in an error: {result.error}"
         self.query_one("#status", Static).update(
-            t(f"{verdict} {result.turns} turns · game {result.game_id} · q to leave", "bold")
+            literal(f"{verdict} {result.turns} turns · game {result.game_id} · q to leave", "bold")
         )
         self.reveal = True  # the reasoning is no spoiler any more
         self._thoughts()
@@ -417,5 +419,5 @@ def reasoning_by_decision(pieces: list[tuple[int, int, str]]) -> Group:
     for (index, attempt), group in groupby(pieces, key=lambda p: (p[0], p[1])):
         title = f"decision {index + 1}" + (f", attempt {attempt + 1}" if attempt else "")
         parts.append(Rule(title, style="dim", align="left"))
-        parts.append(t("".join(piece for _, _, piece in group), "italic"))
+        parts.append(literal("".join(piece for _, _, piece in group), "italic"))
     return Group(*parts)

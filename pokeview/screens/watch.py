@@ -36,7 +36,7 @@ from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 TURN = Binding.Group("turn")
@@ -206,10 +206,12 @@ class WatchScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
-        self.query_one("#status", Static).update(t(message.error, "bold red"))
+        self.query_one("#status", Static).update(literal(message.error, "bold red"))
         if self.replay is None:
             self.query_one(DecisionPane).update(
-                t(f"{message.error}\n\nq goes back; `pokeview list` shows the games there are.")
+                literal(
+                    f"{message.error}\n\nq goes back; `pokeview list` shows the games there are."
+                )
             )
 
     def _thinking_clock(self) -> None:
