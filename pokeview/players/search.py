@@ -19,6 +19,7 @@ from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.store.rows import How
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)
 DEFAULT_MS = 200
@@ -155,7 +156,7 @@ class SearchPlayer:
         if len(open_actions) == 1 or ctx.request.get("teamPreview"):
             return Decision(
                 open_actions[0],
-                how="only choice",
+                how=How.ONLY_CHOICE,
                 detail={"search": {"budget": self.settings.budget, "nodes": 0}},
             )
         host = await self._host(ctx)
@@ -186,7 +187,7 @@ class SearchPlayer:
                 "considered": considered,
             }
         }
-        return Decision(index, how="chosen", detail=detail)
+        return Decision(index, how=How.CHOSEN, detail=detail)
 
     async def close(self) -> None:
         if self._own_host is not None:

@@ -14,6 +14,7 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.errors import PokeviewError
+from pokeview.store.rows import How
 from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.tournament.ladder import (
@@ -177,7 +178,7 @@ def _void_reason(store: Store, game_id: int) -> str | None:
         if row["model"]:
             c = counts.setdefault(row["side"], [0, 0])
             c[0] += 1
-            c[1] += row["how"] == "autopilot"
+            c[1] += row["how"] == How.AUTOPILOT
     for side, (n, autopilot) in sorted(counts.items()):
         if n and autopilot / n > VOID_AUTOPILOT:
             return f"void: {side} was on autopilot for {100 * autopilot / n:.0f}% of its decisions"
