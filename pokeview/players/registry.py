@@ -1,4 +1,12 @@
-"""Player specs as typed on the command line: 'random', 'max-damage', 'heuristic', 'llm:NAME'."""
+"""Player specs as typed on the command line or in a run config, one kind each:
+
+- `random`, `max-damage`, `heuristic`: poke-env's reference bots, in-process;
+- `search` (`search:ms=200`, `search:nodes=N`): pokeview's search player;
+- `llm:NAME`: a model from the players file; `loopback` (and `loopback-*`): the stand-in model;
+- `human` (`human:NAME`): a person at the play screen;
+- `module:Class`: any poke-env Player subclass, in-process;
+- `server:USER`: a program logged in to the local Showdown server as USER.
+"""
 
 from __future__ import annotations
 
@@ -56,7 +64,7 @@ def identity(described: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_player(spec: str, players_file: str | Path | None = None) -> Player:
-    """'random', 'max-damage', 'heuristic', or 'llm:NAME' for a model in the players file."""
+    """The player a spec names (the kinds are listed at the top of this module)."""
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
