@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import secrets
 import sqlite3
@@ -276,9 +277,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_players(args: argparse.Namespace) -> int:
-    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.llm.config import load_players, players_path, players_schema
     from pokeview.text import strip_control
 
+    if args.schema:
+        print(json.dumps(players_schema(), indent=2))
+        return 0
     where = players_path(args.players)
     models = load_players(args.players)
     if not models:
@@ -1057,6 +1061,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("players", cmd_players, "list the model players in the players file")
     p.add_argument("--players", metavar="PATH", help=players_help)
+    p.add_argument(
+        "--schema", action="store_true", help="print the players file's JSON schema (for editors)"
+    )
 
     p = add("prompt", cmd_prompt, "print exactly what the model on one side saw at turn N")
     p.add_argument("game", help="a game id")

@@ -343,3 +343,23 @@ async def test_a_model_whose_every_request_is_rejected_plays_a_void_game(bridge,
         void_share=1.0,
     )
     assert kept.status == "finished" and kept.error is None
+
+
+def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "pokeview", "players", "--schema"], capture_output=True, text=True
+    )
+    schema = json.loads(shown.stdout)
+    table = schema["$defs"]["PlayerTable"]
+    assert {"base_url", "model"} <= set(table["required"])
+    assert table["additionalProperties"] is False  # an unknown key is refused, as when loading
+    assert set(schema["$defs"]["Prices"]["properties"]) == {
+        "input",
+        "cached_input",
+        "cache_write",
+        "output",
+    }
