@@ -248,7 +248,7 @@ class Record:
         rated = []
         for r in rows:
             key = (r["pair"], r["seat"], *matchup(r["p1"], r["p2"]))
-            if r["status"] in ("finished", "error"):
+            if r["status"] in ("finished", "void", "error"):
                 tries[key] = tries.get(key, 0) + 1
             if r["status"] == "finished" and not r["excluded"]:
                 done.add(key)

@@ -257,7 +257,9 @@ async def play_ladder(
                 seat=seat,
             )
         what = f"{result.status}"
-        if result.status == "finished":
+        if result.status == "void":  # the game loop's own verdict (RotomArena's rule)
+            what = f"void: {result.error} (it is played again once)"
+        elif result.status == "finished":
             void = _void_reason(store, result.game_id)
             if void:
                 store.void_game(result.game_id, void)
