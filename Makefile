@@ -45,6 +45,8 @@ test-fast: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check pokeview tests benchmarks
 	$(BIN)/ruff format --check pokeview tests benchmarks
+	$(BIN)/lint-imports
+	$(BIN)/mypy pokeview
 
 format: $(STAMP)
 	$(BIN)/ruff format pokeview tests benchmarks
@@ -59,6 +61,7 @@ bench: setup
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/record.py
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
+	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -37,6 +37,7 @@ class PokeviewApp(App[None]):
         self.store_path = store_path
         self.start = start
         self.themes_dir = themes_dir or paths.REPO_DIR / "themes"
+        self.started = False  # set once the saved theme is restored: later changes are saved
 
     def on_mount(self) -> None:
         themes, problems = load_themes(self.themes_dir)
@@ -48,6 +49,7 @@ class PokeviewApp(App[None]):
             if wanted in self.available_themes
             else (DEFAULT_THEME if DEFAULT_THEME in self.available_themes else "textual-dark")
         )
+        self.started = True
         for problem in problems:
             self.notify(problem, severity="warning", markup=False)
         self.push_screen(self.first_screen())
@@ -91,7 +93,7 @@ class PokeviewApp(App[None]):
         if not isinstance(self.screen, HelpScreen):
             self.push_screen(HelpScreen(self.screen))
 
-    def action_back(self) -> None:
+    def action_back(self) -> None:  # type: ignore[override]  # Textual's is async; ours is not
         """Back to the screen below; quit when the current screen is the first one."""
         if len(self.screen_stack) > 2:
             self.pop_screen()
@@ -99,7 +101,9 @@ class PokeviewApp(App[None]):
             self.exit()
 
     def watch_theme(self, theme: str) -> None:
-        if self.is_mounted:
+        # Not while the saved theme is being restored: a fallback (its file missing) would
+        # otherwise overwrite the person's choice. (`is_mounted` is a method: always true.)
+        if self.started:
             settings.save(theme=theme)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import secrets
 import sqlite3
@@ -124,7 +125,7 @@ def _use_server_port(args: argparse.Namespace) -> None:
 
 def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle import seeds
-    from pokeview.battle.loop import play_game
+    from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
     from pokeview.sim.client import Bridge
 
@@ -135,7 +136,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     p1, p2 = make_player(args.p1, args.players), make_player(args.p2, args.players)
     for player in (p1, p2):
         if player.kind == "server":
-            from pokeview.sim.over_server import server_port
+            from pokeview.players.server import server_port
 
             print(
                 f"waiting for '{player.user}' on ws://127.0.0.1:{server_port()}"  # type: ignore[attr-defined]
@@ -154,7 +155,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
 
     async def run() -> Any:
         async with Bridge() as bridge:
-            return await play_game(
+            return await play_any(
                 args.format,
                 seeds.game_seed(seed_text),
                 p1,
@@ -276,9 +277,12 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
 
 def cmd_players(args: argparse.Namespace) -> int:
-    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.llm.config import load_players, players_path, players_schema
     from pokeview.text import strip_control
 
+    if args.schema:
+        print(json.dumps(players_schema(), indent=2))
+        return 0
     where = players_path(args.players)
     models = load_players(args.players)
     if not models:
@@ -483,9 +487,10 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise PokeviewError("there is no unfinished game of yours to resume")
         options["resume"] = game.id
     else:
-        make_player(
-            args.vs, args.players
-        )  # an unknown opponent is one clear line, before the screen
+        # An unknown opponent, or one that cannot play the format, is one clear line first.
+        opponent = make_player(args.vs, args.players)
+        if hasattr(opponent, "check_format"):
+            opponent.check_format(args.format)
         teams = None
         if args.team:
             team = _read_team(args.team)
@@ -843,8 +848,9 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
     )
     kinds = (
-        "random, max-damage, heuristic, llm:NAME (a model in the players file), "
-        "module:Class (a poke-env Player), or server:USER (a program on the local server)"
+        "random, max-damage, heuristic, search (search:ms=N, cpu=N or nodes=N, depth=N, "
+        "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env "
+        "Player), or server:USER (a program on the local server)"
     )
     server_port_help = (
         "the local Showdown server's port for server:USER players; pokeview starts one there "
@@ -1055,6 +1061,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = add("players", cmd_players, "list the model players in the players file")
     p.add_argument("--players", metavar="PATH", help=players_help)
+    p.add_argument(
+        "--schema", action="store_true", help="print the players file's JSON schema (for editors)"
+    )
 
     p = add("prompt", cmd_prompt, "print exactly what the model on one side saw at turn N")
     p.add_argument("game", help="a game id")

@@ -46,5 +46,9 @@ def bridge_script() -> Path:
     return PACKAGE_DIR / "sim" / "bridge.js"
 
 
+def search_script() -> Path:
+    return PACKAGE_DIR / "sim" / "search.js"
+
+
 def recordings_dir() -> Path:
     return REPO_DIR / "recordings"

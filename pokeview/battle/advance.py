@@ -69,11 +69,11 @@ def _apply(state: dict[str, Any], line: str, side: str) -> None:
 
 def _switch_in(team: list[dict[str, Any]], who: str, details: str, hp: str, own: bool) -> None:
     species = details.split(",")[0]
-    for mon in team:
-        if mon.get("active"):
-            mon["active"] = False
-            mon["boosts"] = {}
-    mon = next((m for m in team if m.get("species") == species), None)
+    for member in team:
+        if member.get("active"):
+            member["active"] = False
+            member["boosts"] = {}
+    mon: dict[str, Any] | None = next((m for m in team if m.get("species") == species), None)
     if mon is None:
         mon = _by_name(team, who)
     if mon is None:  # an opponent's Pokémon seen for the first time

@@ -142,10 +142,12 @@ class _Game:
                 lines += event.data.lines
             elif event.kind == EventKind.LOG:
                 self.spectator += event.data
-            elif event.kind == EventKind.SIDE:
+            elif event.kind == EventKind.SIDE and event.side in SIDES:
                 self.updates[event.side].append(event.data)
         dropped = {
-            (e.side, e.data.idx) for e in events if e.kind == EventKind.CHOICE and e.id > cut
+            (e.side, e.data.idx)
+            for e in events
+            if e.kind == EventKind.CHOICE and e.id > cut and e.side is not None
         }
         self.store.forget_after(game_id, cut, dropped)
         for side in SIDES:
@@ -284,6 +286,7 @@ class _Game:
             updates=self.updates[side],
             emit=lambda kind, data: self.events(side, kind, data),
             game_id=self.game_id,
+            bridge=self.bridge,
         )
         try:
             started = time.perf_counter()
@@ -429,22 +432,10 @@ async def play_game(
     """
     if not seed:
         raise PokeviewError("a game needs a seed")
-    from pokeview.sim.over_server import ServerPlayer, play_over_server
-
-    if isinstance(p1, ServerPlayer) or isinstance(p2, ServerPlayer):
-        return await play_over_server(
-            format,
-            p1,
-            p2,
-            bridge=bridge,
-            store=store,
-            teams=teams,
-            seed=seed,
-            seed_text=seed_text,
-            run_id=run_id,
-            pair=pair,
-            seat=seat,
-        )
+    for player in (p1, p2):  # a player that cannot play this format says so before anything is kept
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(format)
     players = {"p1": p1, "p2": p2}
     if not bridge.running:
         await bridge.start()

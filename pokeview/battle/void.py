@@ -14,8 +14,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from pokeview.store.rows import How
+
 DEFAULT_SHARE = 0.5
-HARNESS_DECIDED = ("autopilot", "random pick")  # how a decision was made when the model did not
+HARNESS_DECIDED = (How.AUTOPILOT, How.RANDOM_PICK)  # how a decision was made when the model did not
 
 
 def void_reason(
@@ -46,6 +48,6 @@ def first_failure(decisions: Iterable[Any]) -> str | None:
                 return str(attempt["error"])
         if detail.get("autopilot"):
             reasons.append(str(detail["autopilot"]))
-        elif d.how == "random pick":
+        elif d.how == How.RANDOM_PICK:
             reasons.append("no answer named a legal action")
     return reasons[0] if reasons else None

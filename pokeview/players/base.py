@@ -30,6 +30,7 @@ class DecisionContext:
     # Appends an event for this side to the record at once (streamed reasoning, attempts).
     emit: Callable[[EventKind, Any], None] | None = None
     game_id: int = 0
+    bridge: Any = None  # the game's Bridge, for players that compute next to the simulator
 
     @property
     def view(self) -> Battle:

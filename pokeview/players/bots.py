@@ -18,6 +18,7 @@ from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.store.rows import How
 
 BOTS: dict[str, type[PokeEnvPlayer]] = {
     "random": RandomPlayer,
@@ -70,7 +71,7 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
         return next((i for i, a in enumerate(actions) if a.slot == slot), None)
     if not isinstance(order, SingleBattleOrder):
         return None
-    target = order.order
+    target: Any = order.order
     if hasattr(target, "base_power"):  # a Move
         gimmick = (
             "terastallize"
@@ -130,5 +131,5 @@ class BotPlayer:
             options = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
             options = options or list(range(len(ctx.actions)))
             index = random.Random(ctx.seed).choice(options)
-            return Decision(index, how="fallback", detail={"bot_order": str(order)})
-        return Decision(index, how="chosen")
+            return Decision(index, how=How.FALLBACK, detail={"bot_order": str(order)})
+        return Decision(index, how=How.CHOSEN)

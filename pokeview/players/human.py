@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.store.rows import How
 
 
 class HumanPlayer:
@@ -29,7 +30,7 @@ class HumanPlayer:
             index = await future
         finally:
             self.waiting = None
-        return Decision(index, how="chosen")
+        return Decision(index, how=How.CHOSEN)
 
     def choose(self, index: int) -> bool:
         """The person's pick (0-based); False when nothing is being asked or it is out of range."""

@@ -7,6 +7,7 @@ from typing import Any
 from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.store.rows import How
 
 ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
 
@@ -72,7 +73,7 @@ class RecordedPlayer:
             if first.get("action") == index:
                 self.used += ahead + 1
                 return Decision(index, how=first["how"], detail=first["detail"])
-        return Decision(index, how="recorded")
+        return Decision(index, how=How.RECORDED)
 
 
 def split_input_log(lines: list[str]) -> tuple[list[str], dict[str, list[str]]]:

@@ -1,4 +1,12 @@
-"""Player specs as typed on the command line: 'random', 'max-damage', 'heuristic', 'llm:NAME'."""
+"""Player specs as typed on the command line or in a run config, one kind each:
+
+- `random`, `max-damage`, `heuristic`: poke-env's reference bots, in-process;
+- `search` (`search:ms=200`, `search:nodes=N`): pokeview's search player;
+- `llm:NAME`: a model from the players file; `loopback` (and `loopback-*`): the stand-in model;
+- `human` (`human:NAME`): a person at the play screen;
+- `module:Class`: any poke-env Player subclass, in-process;
+- `server:USER`: a program logged in to the local Showdown server as USER.
+"""
 
 from __future__ import annotations
 
@@ -19,7 +27,7 @@ LOOPBACK = {
 
 
 def known_kinds() -> list[str]:
-    return [*BOTS, *LOOPBACK]
+    return [*BOTS, "search", *LOOPBACK]
 
 
 _loopback_server = None
@@ -56,10 +64,14 @@ def identity(described: dict[str, Any]) -> dict[str, Any]:
 
 
 def make_player(spec: str, players_file: str | Path | None = None) -> Player:
-    """'random', 'max-damage', 'heuristic', or 'llm:NAME' for a model in the players file."""
+    """The player a spec names (the kinds are listed at the top of this module)."""
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
+    if spec == "search" or spec.startswith("search:"):
+        from pokeview.players.search import SearchPlayer
+
+        return SearchPlayer(spec)
     if spec == "human" or spec.startswith("human:"):
         from pokeview.players.human import HumanPlayer
 
@@ -79,15 +91,15 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         models[name].api_key()  # a missing key is said now, not at the first decision
         return LLMPlayer(models[name])
     if spec.startswith("server:"):
-        from pokeview.sim.over_server import ServerPlayer
+        from pokeview.players.server import ServerPlayer
 
         return ServerPlayer(spec.removeprefix("server:"))
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
     raise PokeviewError(
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "llm:NAME, module:Class (a poke-env Player subclass), or server:USER (a program on the "
-        "local Showdown server)"
+        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER "
+        "(a program on the local Showdown server)"
     )
 
 

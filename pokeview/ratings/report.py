@@ -358,7 +358,8 @@ def findings(f: Findings) -> list[tuple[str, bool]]:
     if spenders:
         most = max(spenders, key=lambda m: m.output_tokens_per_decision or 0)
         median = statistics.median(m.output_tokens_per_decision or 0 for m in spenders)
-        ratio = f", or {most.output_tokens_per_decision / median:.1f}× the median" if median else ""
+        highest = most.output_tokens_per_decision or 0.0
+        ratio = f", or {highest / median:.1f}× the median" if median else ""
         out.append(
             (
                 f"{most.name} spends the most output tokens per decision: "

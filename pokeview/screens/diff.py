@@ -14,7 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
 from pokeview.pokeval import Comparison
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 
 def score_line(results: list[Comparison]) -> str:
@@ -57,7 +57,7 @@ class DiffScreen(Screen[None]):
         battles.add_columns("battle", "turns", "≠ at")
         for r in self.results:
             first = "-" if r.first_wrong is None else str(r.first_wrong + 1)
-            battles.add_row(t(r.id), f"{r.matched}/{r.turns}", first)
+            battles.add_row(literal(r.id), f"{r.matched}/{r.turns}", first)
         if self.results:
             self.show(0)
         self.query_one("#lines", DataTable).focus()
@@ -86,12 +86,12 @@ class DiffScreen(Screen[None]):
             same = a == b
             mark = Text("  " if same else "≠ ", style="bold red")
             style = "" if same else ("bold red" if i == r.first_wrong else "red")
-            table.add_row(mark, Text(str(i + 1), style="dim"), t(a, style), t(b, style))
+            table.add_row(mark, Text(str(i + 1), style="dim"), literal(a, style), literal(b, style))
         battles = self.query_one("#battles", DataTable)
         if battles.cursor_row != index:
             battles.move_cursor(row=index)
         where = Text()
-        where.append_text(t(r.id, "bold"))
+        where.append_text(literal(r.id, "bold"))
         if r.first_wrong is None:
             where.append(f": all {len(r.reference)} lines agree ({r.turns} turns)")
         else:
@@ -100,7 +100,7 @@ class DiffScreen(Screen[None]):
             )
         if r.id in self.stops:
             where.append("\n")
-            where.append_text(t(self.stops[r.id], "dim"))
+            where.append_text(literal(self.stops[r.id], "dim"))
         self.query_one("#where", Static).update(where)
         self.action_first_wrong()
 
@@ -113,7 +113,7 @@ class DiffScreen(Screen[None]):
 
         def centre() -> None:  # the wrong line mid-view, with the lines before it in sight
             half = max(1, table.scrollable_content_region.height // 2)
-            table.scroll_to(y=max(0, r.first_wrong - half), animate=False)
+            table.scroll_to(y=max(0, (r.first_wrong or 0) - half), animate=False)
 
         self.call_after_refresh(centre)
 
@@ -129,7 +129,7 @@ class DiffScreen(Screen[None]):
         full = Text()
         for label, log in (("Showdown", r.reference), ("engine  ", r.engine)):
             full.append(f"{label} {i + 1:>4}  ", style="dim")
-            full.append_text(t(log[i] if i < len(log) else "(end)"))
+            full.append_text(literal(log[i] if i < len(log) else "(end)"))
             full.append("\n")
         self.query_one("#full", Static).update(full[:-1] if full.plain else full)
 

@@ -15,7 +15,7 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
 
@@ -116,20 +116,20 @@ class HomeScreen(Screen[None]):
             table.add_row(
                 str(r["id"]),
                 (r["started_at"] or "")[:16].replace("T", " "),
-                t(r["format"]),
-                t(r["p1"]),
-                t(r["p2"]),
-                t(winner),
+                literal(r["format"]),
+                literal(r["p1"]),
+                literal(r["p2"]),
+                literal(winner),
                 str(r["turns"] or "-"),
-                t(r["status"]),
-                t(r["run"] or "-"),
+                literal(r["status"]),
+                literal(r["run"] or "-"),
                 key=str(r["id"]),
             )
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""
         search = f" matching {self.query_text!r}" if self.query_text else ""
         self.query_one("#count", Static).update(
-            t(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
+            literal(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
         )
 
     @on(Runs)
@@ -139,8 +139,8 @@ class HomeScreen(Screen[None]):
         for run, counts in message.runs:
             done = counts.get("finished", 0) + counts.get("error", 0)
             table.add_row(
-                t(run.name),
-                t(run.state),
+                literal(run.name),
+                literal(run.state),
                 f"{done}/{run.planned or '?'}",
                 str(counts.get("error", 0)),
                 run.created_at[:16].replace("T", " "),

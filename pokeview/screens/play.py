@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -33,13 +33,18 @@ from pokeview.battle.advance import advance
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
+from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
+
+if TYPE_CHECKING:
+    from pokeview.battle.loop import GameResult
 
 
 class PlayScreen(Screen[None]):
@@ -93,8 +98,8 @@ class PlayScreen(Screen[None]):
         self.ctx: DecisionContext | None = None
         self.spoiler_at: tuple[int | None, float] | None = None  # revealed, not yet recorded
         self.game_id: int | None = None
-        self.store = None
-        self.result = None
+        self.store: Store | None = None
+        self.result: GameResult | None = None
         self.reveal = False
         self.words: list[tuple[int, str]] = []  # (turn, line) of the battle log so far
         self.turn = 0
@@ -171,7 +176,9 @@ class PlayScreen(Screen[None]):
                 self.result = result
                 self.finished()  # at once, not after the bridge has closed
         except Exception as exc:
-            self.query_one("#status", Static).update(t(f"the game could not go on: {exc}", "red"))
+            self.query_one("#status", Static).update(
+                literal(f"the game could not go on: {exc}", "red")
+            )
 
     def asked(self, ctx: DecisionContext) -> None:
         """The game loop asks the person for a decision."""
@@ -189,7 +196,7 @@ class PlayScreen(Screen[None]):
         actions = self.query_one(OptionList)
         actions.clear_options()
         for number, action in enumerate(ctx.actions, start=1):
-            actions.add_option(Option(t(f"{number}. {action.label}"), id=str(number - 1)))
+            actions.add_option(Option(literal(f"{number}. {action.label}"), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
         # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.
@@ -214,7 +221,7 @@ class PlayScreen(Screen[None]):
         if result.status != "finished":
             verdict = f"The game ended in an error: {result.error}"
         self.query_one("#status", Static).update(
-            t(f"{verdict} {result.turns} turns · game {result.game_id} · q to leave", "bold")
+            literal(f"{verdict} {result.turns} turns · game {result.game_id} · q to leave", "bold")
         )
         self.reveal = True  # the reasoning is no spoiler any more
         self._thoughts()
@@ -247,7 +254,7 @@ class PlayScreen(Screen[None]):
             return
         last = snapshots[-1]
         lines = [line for u in message.updates[last + 1 :] for line in u.lines]
-        state = advance(message.updates[last].state, lines, self.side)
+        state = advance(message.updates[last].state or {}, lines, self.side)
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
         turn = self.result.turns or state.get("turn", 0)
         self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
@@ -327,7 +334,7 @@ class PlayScreen(Screen[None]):
             self.spoiler_at = None
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)
 
     def on_unmount(self) -> None:
         if self.store is not None:
@@ -412,5 +419,5 @@ def reasoning_by_decision(pieces: list[tuple[int, int, str]]) -> Group:
     for (index, attempt), group in groupby(pieces, key=lambda p: (p[0], p[1])):
         title = f"decision {index + 1}" + (f", attempt {attempt + 1}" if attempt else "")
         parts.append(Rule(title, style="dim", align="left"))
-        parts.append(t("".join(piece for _, _, piece in group), "italic"))
+        parts.append(literal("".join(piece for _, _, piece in group), "italic"))
     return Group(*parts)

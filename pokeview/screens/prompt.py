@@ -19,8 +19,9 @@ from textual.widgets import Footer, Header, Input, Static, TextArea
 from textual.widgets.text_area import TextAreaTheme
 
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.text import strip_control
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 SEARCH_THEME = TextAreaTheme(
     "pokeview-search",
@@ -157,10 +158,10 @@ class PromptScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
-        self.query_one("#head", Static).update(t(message.error, "bold red"))
+        self.query_one("#head", Static).update(literal(message.error, "bold red"))
 
     def _where(self, text: str) -> None:
-        self.query_one("#where", Static).update(t(text))  # holds what the person typed
+        self.query_one("#where", Static).update(literal(text))  # holds what the person typed
 
     def action_decision(self, delta: int) -> None:
         wanted = self.decision + delta
@@ -250,4 +251,4 @@ class PromptScreen(Screen[None]):
             self.set_class(bool(search.value), "searching")
             self.query_one("#text", TextArea).focus()
             return
-        self.app.action_back()
+        back(self.app)

@@ -23,7 +23,8 @@ from textual.widgets import Footer, Header, Static
 from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
 from pokeview.screens.help import HELP
-from pokeview.widgets.render import t
+from pokeview.screens.navigation import back
+from pokeview.widgets.render import literal
 
 AXIS_WIDTH = 36
 
@@ -57,11 +58,11 @@ def heat(score: float) -> str:
 
 
 def render_report(report: Report) -> Group:
-    parts = []
+    parts: list[Any] = []
     if report.header:
         h = report.header
         parts.append(
-            t(
+            literal(
                 f"pokeview {h.get('pokeview_version')} · Showdown {h.get('showdown_version')} · "
                 f"{h.get('format')} · seed {h.get('seed_text')!r} · {h.get('pairs')} pairs · "
                 f"config {str(h.get('config_hash'))[:12]}",
@@ -70,14 +71,16 @@ def render_report(report: Report) -> Group:
         )
     if report.void_games:
         counts = ", ".join(f"{name} {n}" for name, n in report.void_games.items())
-        parts.append(t(f"void games, left out (a model mostly on autopilot): {counts}", "yellow"))
+        parts.append(
+            literal(f"void games, left out (a model mostly on autopilot): {counts}", "yellow")
+        )
     if not report.players:
         parts.append(Text("No finished games to rate yet.", style="dim"))
         return Group(*parts)
     lo = min(p.low for p in report.players)
     hi = max(p.high for p in report.players)
     table = Table(
-        title=t(f"{report.scope}: {report.games} games", "table.title"),
+        title=literal(f"{report.scope}: {report.games} games", "table.title"),
         title_justify="left",
         expand=False,
     )
@@ -89,7 +92,7 @@ def render_report(report: Report) -> Group:
     table.add_column("W-L-T", justify="right")
     table.add_column("win % (95%)", justify="right")
     for p in report.players:
-        name = t(p.name, "bold")
+        name = literal(p.name, "bold")
         if p.provisional:
             name.append(" (prov.)", style="yellow")
         table.add_row(
@@ -105,10 +108,10 @@ def render_report(report: Report) -> Group:
     names = [p.name for p in report.players]
     matrix = Table(title="head to head: row's score against column (games)", title_justify="left")
     matrix.add_column("")
-    for name in names:
-        matrix.add_column(t(name[:12]), justify="center")
+    for column in names:
+        matrix.add_column(literal(column[:12]), justify="center")
     for a in names:
-        cells = []
+        cells: list[Text] = []
         for b in names:
             cell = report.head_to_head.get(a, {}).get(b)
             if a == b or not cell:
@@ -116,7 +119,7 @@ def render_report(report: Report) -> Group:
             else:
                 score = cell[0] / cell[1]
                 cells.append(Text(f" {100 * score:.0f}% ({cell[1]}) ", style=heat(score)))
-        matrix.add_row(t(a[:16]), *cells)
+        matrix.add_row(literal(a[:16]), *cells)
     parts.append(matrix)
     figures = Table(title="cost, tokens and reliability", title_justify="left")
     for column in (
@@ -137,7 +140,7 @@ def render_report(report: Report) -> Group:
         model = p.reask_rate is not None
         est = " est." if p.tokens_estimated else ""
         figures.add_row(
-            t(p.name),
+            literal(p.name),
             ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}{est}")
             if model
             else "-",
@@ -149,14 +152,14 @@ def render_report(report: Report) -> Group:
         )
     parts.append(figures)
     if any(p.tokens_estimated for p in report.players):
-        parts.append(t(ESTIMATES_NOTE, "dim"))
+        parts.append(literal(ESTIMATES_NOTE, "dim"))
     notes = (
         f"Anchor: {report.anchor_note}. {report.samples} bootstrap samples by mirror pair; "
         f"{report.excluded_errors} error games left out."
     )
     if any(p.provisional for p in report.players):
         notes += f" (prov.): provisional, fewer than {PROVISIONAL_UNDER} valid games."
-    parts.append(t(notes, "dim"))
+    parts.append(literal(notes, "dim"))
     return Group(*parts)
 
 
@@ -164,7 +167,7 @@ def render_findings(f: Findings) -> Group:
     """The report's findings for one run or ladder (`pokeview report` draws them as a page)."""
     parts: list[Any] = [Text("findings", style="bold")]
     for line, flagged in findings(f):
-        parts.append(t(f"• {line}", "bold red" if flagged else ""))
+        parts.append(literal(f"• {line}", "bold red" if flagged else ""))
     models = [m for m in f.models if m.output_tokens_per_decision is not None]
     if models:
         most = max(m.output_tokens_per_decision or 0 for m in models) or 1.0
@@ -181,7 +184,7 @@ def render_findings(f: Findings) -> Group:
         for m in sorted(models, key=lambda m: m.output_tokens_per_decision or 0):
             width = round(20 * (m.output_tokens_per_decision or 0) / most)
             scatter.add_row(
-                t(m.name),
+                literal(m.name),
                 f"{m.output_tokens_per_decision:,.0f}",
                 Text("▇" * width, style="cyan"),
                 f"{100 * m.win_rate:.0f}",
@@ -196,15 +199,15 @@ def render_findings(f: Findings) -> Group:
             continue
         move = facts.moves.most_common(1)
         answers.add_row(
-            t(p.name),
+            literal(p.name),
             f"{100 * facts.unknown_actions / facts.answers:.1f}%" if facts.answers else "-",
-            t(facts.unknown_example or ""),
-            t(f"{move[0][0]} ({move[0][1]})") if move else t("-"),
+            literal(facts.unknown_example or ""),
+            literal(f"{move[0][0]} ({move[0][1]})") if move else literal("-"),
         )
     parts.append(answers)
     if f.zero_token_wins:
         parts.append(
-            t(
+            literal(
                 "won with no tokens, to review: "
                 + ", ".join(f"game {z['game']} ({z['player']})" for z in f.zero_token_wins),
                 "bold red",
@@ -271,10 +274,10 @@ class RatingsScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
-        self.query_one("#report", Static).update(t(message.error, "red"))
+        self.query_one("#report", Static).update(literal(message.error, "red"))
 
     def action_reload(self) -> None:
         self.fit()
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)

@@ -22,9 +22,10 @@ from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
 
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 POLL_SECONDS = 1.0
 
@@ -216,7 +217,7 @@ class SpectateScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
-        self.query_one("#standings", Static).update(t(message.error, "red"))
+        self.query_one("#standings", Static).update(literal(message.error, "red"))
 
     @on(Looked)
     def looked(self, message: Looked) -> None:
@@ -248,7 +249,16 @@ class SpectateScreen(Screen[None]):
     @staticmethod
     def _cells(row: tuple, now: float) -> tuple:
         game_id, run, p1, p2, turn, left1, left2, asked = row
-        return (str(game_id), t(run), t(p1), t(p2), str(turn), left1, left2, waiting(asked, now))
+        return (
+            str(game_id),
+            literal(run),
+            literal(p1),
+            literal(p2),
+            str(turn),
+            left1,
+            left2,
+            waiting(asked, now),
+        )
 
     def _clock(self) -> None:
         """The waiting times go on between looks."""
@@ -261,7 +271,15 @@ class SpectateScreen(Screen[None]):
         done = self.query_one("#done", DataTable)
         done.clear()
         for game_id, p1, p2, winner, turns, status in seen.finished or ():
-            done.add_row(game_id, t(p1), t(p2), t(winner), turns, t(status), key=game_id)
+            done.add_row(
+                game_id,
+                literal(p1),
+                literal(p2),
+                literal(winner),
+                turns,
+                literal(status),
+                key=game_id,
+            )
         line = Text("standings: ", style="bold")
         order = sorted(
             seen.standings.items(),
@@ -270,7 +288,7 @@ class SpectateScreen(Screen[None]):
         for n, (name, (won, lost, tied)) in enumerate(order):
             if n:
                 line.append(" · ")
-            line.append_text(t(name, "bold"))
+            line.append_text(literal(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
         self.query_one("#done-title", Static).update(
             f"finished: {seen.ended[0]} (the newest 30 below)"
@@ -286,11 +304,11 @@ class SpectateScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         from pokeview.screens.watch import WatchScreen
 
-        self.app.push_screen(WatchScreen(self.store_path, int(key), "p1", live=True))
+        self.app.push_screen(WatchScreen(self.store_path, int(key or 0), "p1", live=True))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":
             self.action_open()
 
     def action_leave(self) -> None:
-        self.app.action_back()
+        back(self.app)

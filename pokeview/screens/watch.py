@@ -30,12 +30,13 @@ from textual.worker import get_current_worker
 
 from pokeview.battle.replay import END, VIEWS, News, Replay
 from pokeview.screens.help import HELP
+from pokeview.screens.navigation import back
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
-from pokeview.widgets.render import t
+from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 TURN = Binding.Group("turn")
@@ -205,10 +206,12 @@ class WatchScreen(Screen[None]):
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
-        self.query_one("#status", Static).update(t(message.error, "bold red"))
+        self.query_one("#status", Static).update(literal(message.error, "bold red"))
         if self.replay is None:
             self.query_one(DecisionPane).update(
-                t(f"{message.error}\n\nq goes back; `pokeview list` shows the games there are.")
+                literal(
+                    f"{message.error}\n\nq goes back; `pokeview list` shows the games there are."
+                )
             )
 
     def _thinking_clock(self) -> None:
@@ -472,7 +475,7 @@ class WatchScreen(Screen[None]):
             self.typed = ""
             self._draw_status()
             return
-        self.app.action_back()
+        back(self.app)
 
     def on_key(self, event) -> None:  # noqa: ANN001 - Textual's Key event
         if event.character and event.character.isdigit():

@@ -15,13 +15,16 @@ import itertools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
 from pokeview import paths
 from pokeview.errors import BattleRefused, BridgeDied, PokeviewError
 from pokeview.sim import install
+
+if TYPE_CHECKING:
+    from pokeview.sim.search_client import SearchHost
 
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
@@ -307,6 +310,16 @@ class Bridge:
         wanted = hosts or int(os.environ.get("POKEVIEW_BRIDGE_HOSTS") or 0)
         count = wanted or min(os.cpu_count() or 1, 2)
         self.hosts = [BridgeHost(node_dir, f"h{i}") for i in range(max(1, count))]
+        self.node_dir = node_dir
+        self._searcher: SearchHost | None = None
+
+    def searcher(self) -> SearchHost:
+        """The Node process that runs the search player's searches (started on first use)."""
+        if self._searcher is None:
+            from pokeview.sim.search_client import SearchHost
+
+            self._searcher = SearchHost(self.node_dir)
+        return self._searcher
 
     @property
     def running(self) -> bool:
@@ -320,7 +333,10 @@ class Bridge:
         await self.hosts[0].start()
 
     async def close(self) -> None:
-        await asyncio.gather(*(host.close() for host in self.hosts))
+        closing = [host.close() for host in self.hosts]
+        if self._searcher is not None:
+            closing.append(self._searcher.close())
+        await asyncio.gather(*closing)
 
     async def __aenter__(self) -> Bridge:
         await self.start()

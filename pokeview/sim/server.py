@@ -11,6 +11,7 @@ import socket
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.sim import install
@@ -187,3 +188,24 @@ class LocalServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+_server: Any = None  # a LocalServer this process started, kept for the process's life
+
+
+def ensure_server(port: int) -> int:
+    """The local server's port: one already listening there (`pokeview server`), or one started
+    now for the rest of this process."""
+    global _server
+    if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
+        _server = None  # it died: start another
+    if _server is not None and _server.port != port:
+        _server.stop()  # another port is asked for now (one server game at a time anyway)
+        _server = None
+    if _server is None and not port_open(port):
+        import atexit
+
+        _server = LocalServer(port)
+        _server.start()
+        atexit.register(_server.stop)
+    return port

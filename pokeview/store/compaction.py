@@ -13,7 +13,7 @@ from typing import Any
 from pokeview.errors import PokeviewError
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
-from pokeview.store.rows import DecisionRow, loads
+from pokeview.store.rows import DecisionRow, How, loads
 
 ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
 BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
@@ -51,14 +51,14 @@ DECISION_FIELDS = frozenset(bodies.DECISION_COLUMNS) - {"id", "game_id"}
 JSON_DECISION = ("request", "actions", "refusals", "detail")
 
 # What ratings read of one side's decisions in one game (kept in decision_stats).
-_STATS_SELECT = """
+_STATS_SELECT = f"""
     select game_id, side, count(*),
            sum(case when json_extract(detail, '$.usage') is not null then 1 else 0 end),
            coalesce(sum(json_extract(detail, '$.usage.output')), 0),
            sum(coalesce(json_extract(detail, '$.decision_ms'), latency_ms, 0)),
            sum(case when json_extract(detail, '$.reasks') > 0 then 1 else 0 end),
-           sum(case when how = 'random pick' then 1 else 0 end),
-           sum(case when how = 'autopilot' then 1 else 0 end),
+           sum(case when how = '{How.RANDOM_PICK}' then 1 else 0 end),
+           sum(case when how = '{How.AUTOPILOT}' then 1 else 0 end),
            sum(json_extract(detail, '$.cost')),
            sum(case when json_extract(detail, '$.model') is not null
                      and json_extract(detail, '$.cost') is null then 1 else 0 end),

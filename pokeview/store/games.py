@@ -266,6 +266,15 @@ class GameQueries(Journal):
         finally:
             self.conn.execute("delete from rated")
 
+    def void_games(self, run_id: int | None = None) -> list[tuple[str, str, str]]:
+        """(p1, p2, error) of every void game (of one run, or all): a model was on autopilot."""
+        sql = "select p1, p2, coalesce(error, '') from games where status = 'void'"
+        params: tuple[Any, ...] = ()
+        if run_id is not None:
+            sql += " and run_id = ?"
+            params = (run_id,)
+        return [tuple(r) for r in self.conn.execute(sql + " order by id", params)]
+
     def game_cost(self, game_id: int) -> float | None:
         """USD both sides' models cost in one game; None when any of it is unknown or no model."""
         self._ensure_stats([game_id])

@@ -6,9 +6,24 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 import orjson
+
+
+class How(StrEnum):
+    """How a decision was made (`decisions.how`)."""
+
+    CHOSEN = "chosen"  # a bot's or a person's own choice
+    ANSWER = "answer"  # a model's first answer named a legal action
+    REASK = "re-ask"  # a model named one after being asked again
+    RANDOM_PICK = "random pick"  # 3 answers named none: a seeded random action
+    AUTOPILOT = "autopilot"  # the provider failed past its retries: a seeded random action
+    FALLBACK = "fallback"  # a bot named nothing legal: a seeded random action
+    ONLY_CHOICE = "only choice"  # one action was possible: nothing was asked
+    RECORDED = "recorded"  # replayed from an input log
+
 
 REPLAY_SEED = "replay"  # the seed of games imported from Showdown replays (they have none)
 

@@ -174,17 +174,6 @@ def _retry_locked(statement: Callable[[], Any], tries: int = 300) -> Any:
             time.sleep(0.1)
     return None
 
-    # -- added on branch methods
-
-    def void_games(self, run_id: int | None = None) -> list[tuple[str, str, str]]:
-        """(p1, p2, error) of every void game (of one run, or all): a model was on autopilot."""
-        sql = "select p1, p2, coalesce(error, '') from games where status = 'void'"
-        params: tuple[Any, ...] = ()
-        if run_id is not None:
-            sql += " and run_id = ?"
-            params = (run_id,)
-        return [tuple(r) for r in self.conn.execute(sql + " order by id", params)]
-
 
 def _reason(exc: sqlite3.Error) -> str:
     text = str(exc)

@@ -248,7 +248,7 @@ class Record:
         rated = []
         for r in rows:
             key = (r["pair"], r["seat"], *matchup(r["p1"], r["p2"]))
-            if r["status"] in ("finished", "error"):
+            if r["status"] in ("finished", "void", "error"):
                 tries[key] = tries.get(key, 0) + 1
             if r["status"] == "finished" and not r["excluded"]:
                 done.add(key)
@@ -433,14 +433,16 @@ def choose(ladder: Ladder, record: Record) -> Choice:
         ):
             continue
         fitted = fitted or fit_ladder(ladder, record)
+        assert fitted is not None
         met = {o for o in ladder.members if matchup(player, o) in assigned}
         earlier = ladder.members[: ladder.members.index(player)]  # placed already
         candidates = [o for o in earlier if o not in met and o not in choice.stopped]
         if not candidates:
             continue
-        mine = fitted.rating(player)
+        ratings = fitted
+        mine = ratings.rating(player)
         closest = min(
-            candidates, key=lambda o: (abs(fitted.rating(o) - mine), ladder.members.index(o))
+            candidates, key=lambda o: (abs(ratings.rating(o) - mine), ladder.members.index(o))
         )
         choice.sets = [
             PlannedSet(

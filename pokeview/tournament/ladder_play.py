@@ -14,6 +14,7 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.errors import PokeviewError
+from pokeview.store.rows import How
 from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.tournament.ladder import (
@@ -121,7 +122,7 @@ def preview(
             "budget plays one mirror pair with it first, then plans with what that cost"
         )
     else:
-        most = max(per_game, default=0.0) or 0.0
+        most = max((c for c in per_game if c is not None), default=0.0)
         games_left, usd_left = budget.left(spent)
         bound = [
             x
@@ -177,7 +178,7 @@ def _void_reason(store: Store, game_id: int) -> str | None:
         if row["model"]:
             c = counts.setdefault(row["side"], [0, 0])
             c[0] += 1
-            c[1] += row["how"] == "autopilot"
+            c[1] += row["how"] == How.AUTOPILOT
     for side, (n, autopilot) in sorted(counts.items()):
         if n and autopilot / n > VOID_AUTOPILOT:
             return f"void: {side} was on autopilot for {100 * autopilot / n:.0f}% of its decisions"
@@ -195,7 +196,7 @@ async def play_ladder(
     players_file: str | None = None,
     say: Callable[[str], None] = print,
 ) -> Outcome:
-    from pokeview.battle.loop import play_game
+    from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
 
     ladder = load_ladder(store, name)
@@ -242,7 +243,7 @@ async def play_ladder(
 
     async def play(pair: int, seat: int, p1: str, p2: str) -> None:
         async with semaphore:
-            result = await play_game(
+            result = await play_any(
                 fmt,
                 seeds.game_seed(seed_text, pair),
                 make_player(p1, players_file),  # fresh players for every game
@@ -256,7 +257,9 @@ async def play_ladder(
                 seat=seat,
             )
         what = f"{result.status}"
-        if result.status == "finished":
+        if result.status == "void":  # the game loop's own verdict (RotomArena's rule)
+            what = f"void: {result.error} (it is played again once)"
+        elif result.status == "finished":
             void = _void_reason(store, result.game_id)
             if void:
                 store.void_game(result.game_id, void)

@@ -18,8 +18,9 @@ from typing import Any
 
 from pokeview import __version__
 from pokeview.battle import seeds
-from pokeview.battle.loop import GameResult, play_game
+from pokeview.battle.loop import GameResult
 from pokeview.errors import PokeviewError
+from pokeview.exchange.server_game import play as play_any
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
@@ -174,14 +175,19 @@ async def run_tournament(
     on_progress: Callable[[Progress], None] | None = None,
 ) -> Progress:
     players_file = players_file or config.players_file
-    # Everything that can refuse the config is asked before the run is created: its players,
-    # and whether Showdown starts its format with its teams.
+    # Everything that can refuse the config is asked before the run is created: its players
+    # (and whether each can play the format), and whether Showdown starts it with its teams.
     players = {spec: make_player(spec, players_file) for spec in config.players}
+    for player in players.values():
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(config.format)
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
     run_id, todo, done_before = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
+    del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
     progress = Progress(planned=len(plan(config)), done_before=done_before)
     semaphore = asyncio.Semaphore(concurrency or config.concurrency)
@@ -192,7 +198,7 @@ async def run_tournament(
             if on_progress:
                 on_progress(progress)
             try:
-                result = await play_game(
+                result = await play_any(
                     config.format,
                     seeds.game_seed(config.seed, game.pair),
                     make_player(game.p1, players_file),  # fresh players for every game

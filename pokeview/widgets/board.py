@@ -8,7 +8,7 @@ from rich.console import Group
 from rich.text import Text
 from textual.widgets import Static
 
-from pokeview.widgets.render import field_line, t, team_block, update_in_place
+from pokeview.widgets.render import field_line, literal, team_block, update_in_place
 
 COMPACT_BELOW = 34  # terminal rows: below this the benches take one line each
 
@@ -77,6 +77,6 @@ class Board(Static):
     def _title(side: str, names: dict[str, str], note: str) -> Text:
         title = Text(f"{side} ", style="bold reverse")
         title.append(" ")
-        title.append_text(t(names.get(side, side), "bold"))
+        title.append_text(literal(names.get(side, side), "bold"))
         title.append(f" ({note})", style="dim")
         return title

@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from pokeview.store.store import DecisionRow, GameRow
-from pokeview.widgets.render import t, update_in_place
+from pokeview.widgets.render import literal, update_in_place
 
 
 def _tokens(usage: dict | None) -> str:
@@ -33,17 +33,17 @@ def _attempt_parts(attempts: list[dict]) -> list[RenderableType]:
         if a.get("status") != "ok":
             parts.append(Rule(f"{title}: failed", style="dim"))
             seconds = f" after {a['latency_ms'] / 1000:.1f} s" if a.get("latency_ms") else ""
-            error = t(a.get("error") or "")
+            error = literal(a.get("error") or "")
             parts.append(Text.assemble(("provider error", "red"), seconds, ": ", error))
             continue
         parts.append(Rule(f"{title}: reasoning", style="dim"))
-        parts.append(t(a.get("reasoning") or "(no reasoning reported)", "italic"))
+        parts.append(literal(a.get("reasoning") or "(no reasoning reported)", "italic"))
         parts.append(Rule(f"{title}: answer", style="dim"))
-        parts.append(t(a.get("content") or "(no answer)", "bold"))
+        parts.append(literal(a.get("content") or "(no answer)", "bold"))
         if a.get("problem"):
-            parts.append(Text.assemble(("asked again: ", "yellow"), t(a["problem"])))
+            parts.append(Text.assemble(("asked again: ", "yellow"), literal(a["problem"])))
         if a.get("refused"):
-            parts.append(Text.assemble(("Showdown refused it: ", "red"), t(a["refused"])))
+            parts.append(Text.assemble(("Showdown refused it: ", "red"), literal(a["refused"])))
     return parts
 
 
@@ -53,13 +53,13 @@ def ending(game: GameRow) -> Text:
     if game.status == "error":
         out = Text(f"The game ended in an error{turns}:", style="bold red")
         out.append("\n")
-        out.append_text(t(game.error or "(no error text was recorded)"))
+        out.append_text(literal(game.error or "(no error text was recorded)"))
         return out
     if game.status == "finished":
         if game.winner == "tie":
             return Text(f"The game ended in a tie{turns}.", style="bold")
         out = Text("The game is over: ", style="bold")
-        out.append_text(t(game.winner_name, "bold green"))
+        out.append_text(literal(game.winner_name, "bold green"))
         out.append(f" won{turns}.", style="bold")
         return out
     if game.status == "running":
@@ -75,10 +75,10 @@ class DecisionPane(Static):
     def show_thinking(self, player: str, seconds: float, reasoning: str) -> None:
         """A live decision still being made: the thinking time and the reasoning so far."""
         head = Text()
-        head.append_text(t(player, "bold"))
+        head.append_text(literal(player, "bold"))
         head.append(f" is thinking… {seconds:.0f} s", style="bold yellow")
         parts: list[RenderableType] = [head, Rule("reasoning so far", style="dim")]
-        parts.append(t(reasoning or "(nothing streamed yet)", "italic"))
+        parts.append(literal(reasoning or "(nothing streamed yet)", "italic"))
         self.update(Group(*parts))
 
     def show_end(self, game: GameRow) -> None:
@@ -102,7 +102,7 @@ class DecisionPane(Static):
         self, d: DecisionRow, player: str, conversation: list | None
     ) -> list[RenderableType]:
         head = Text()
-        head.append_text(t(player, "bold"))
+        head.append_text(literal(player, "bold"))
         head.append(f" · decision {d.idx + 1} · turn {d.turn} · ", style="dim")
         head.append(
             d.how, style="bold yellow" if d.how not in ("answer", "chosen") else "bold green"
@@ -115,19 +115,19 @@ class DecisionPane(Static):
             info.append(f" · {'cost unknown' if cost is None else f'${cost:.4f}'}")
             info.append(f" · {detail.get('model_latency_ms', 0) / 1000:.1f} s")
             info.append(" · model ")
-            info.append_text(t(detail.get("model")))
+            info.append_text(literal(detail.get("model")))
             parts.append(info)
             if detail.get("reasks"):
                 parts.append(Text(f"re-asked {detail['reasks']} time(s)", style="yellow"))
             if detail.get("autopilot"):
-                parts.append(Text.assemble(("autopilot: ", "red"), t(detail["autopilot"])))
+                parts.append(Text.assemble(("autopilot: ", "red"), literal(detail["autopilot"])))
         for refusal in d.refusals:
             parts.append(
                 Text.assemble(
                     ("refused: ", "red"),
-                    t(refusal.get("label", "")),
+                    literal(refusal.get("label", "")),
                     " — ",
-                    t(refusal.get("error", "")),
+                    literal(refusal.get("error", "")),
                 )
             )
         if detail.get("model"):
@@ -136,15 +136,19 @@ class DecisionPane(Static):
                 parts += _attempt_parts(attempts)
             else:
                 parts.append(Rule("reasoning", style="dim"))
-                parts.append(t(detail.get("reasoning") or "(no reasoning reported)", "italic"))
+                parts.append(
+                    literal(detail.get("reasoning") or "(no reasoning reported)", "italic")
+                )
                 parts.append(Rule("answer", style="dim"))
-                parts.append(t(detail.get("answer") or "(no answer)", "bold"))
+                parts.append(literal(detail.get("answer") or "(no answer)", "bold"))
         parts.append(Rule("legal actions", style="dim"))
         for number, label in enumerate(d.actions, start=1):
             chosen = number - 1 == d.action
             line = Text("▶ " if chosen else "  ", style="bold green")
-            line.append_text(t(f"{number}. {label}", "bold green" if chosen else ""))
+            line.append_text(literal(f"{number}. {label}", "bold green" if chosen else ""))
             parts.append(line)
+        if isinstance(detail.get("search"), dict):  # what the search player considered
+            parts += _considered(detail["search"])
         if detail.get("model"):
             if conversation:
                 parts.append(Rule("the whole conversation up to here (c hides it)", style="dim"))
@@ -152,7 +156,26 @@ class DecisionPane(Static):
                     role = message["role"] if isinstance(message, dict) else message.role
                     content = message["content"] if isinstance(message, dict) else message.content
                     parts.append(Text(role, style="bold underline"))
-                    parts.append(t(content))
+                    parts.append(literal(content))
             else:
                 parts.append(Text("p: the prompt it was given · c: the whole conversation", "dim"))
         return parts
+
+
+def _considered(search: dict) -> list[RenderableType]:
+    """What the search player weighed: its budget, the nodes it played, its best actions."""
+    head = f"budget {search.get('budget', '?')} · {search.get('nodes', 0)} nodes"
+    if search.get("samples") is not None:
+        head += f" · {search['samples']} sample(s) · depth {search.get('depth', 1)}"
+    if search.get("elapsed_ms") is not None:
+        head += f" · {search['elapsed_ms']} ms"
+    parts: list[RenderableType] = [Rule("considered", style="dim"), literal(head, "dim")]
+    for row in search.get("considered") or []:
+        value, weight = row.get("value"), row.get("weight")
+        line = Text(f"{value:+8.3f}" if isinstance(value, int | float) else f"{'?':>8}")
+        if isinstance(weight, int | float):
+            line.append(f"  {100 * weight:3.0f}%", style="dim")
+        line.append("  ")
+        line.append_text(literal(row.get("action", "")))
+        parts.append(line)
+    return parts

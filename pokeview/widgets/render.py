@@ -11,7 +11,7 @@ from pokeview.text import strip_control
 STATUS = {"brn": "BRN", "par": "PAR", "slp": "SLP", "frz": "FRZ", "psn": "PSN", "tox": "TOX"}
 
 
-def t(text: Any, style: str = "") -> Text:
+def literal(text: Any, style: str = "") -> Text:
     """Untrusted text, shown literally: control characters removed, no markup parsing."""
     return Text(strip_control(str(text)), style=style)
 
@@ -31,7 +31,7 @@ def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
     """One Pokémon: name, level, HP bar and figures, status, boosts, Tera state."""
     line = Text()
     line.append("▶ " if mon.get("active") else "  ")
-    line.append_text(t(mon.get("species", "?"), "bold" if mon.get("active") else ""))
+    line.append_text(literal(mon.get("species", "?"), "bold" if mon.get("active") else ""))
     line.append(f" L{mon.get('level', '?')} ", style="dim")
     if mon.get("fainted"):
         line.append("fainted", style="red dim")
@@ -49,7 +49,7 @@ def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
     tera = mon.get("terastallized")
     if tera:
         line.append(" ")
-        line.append_text(t(f"Tera {tera}", "bold yellow"))
+        line.append_text(literal(f"Tera {tera}", "bold yellow"))
     return line
 
 
@@ -77,7 +77,7 @@ def team_block(
         out.append_text(mon_line(mon, own, bar_width=6 if compact else 12))
         if own and mon.get("active") and mon.get("moves") and not compact:
             out.append("\n    ")
-            out.append_text(t(" · ".join(mon["moves"]), "dim"))
+            out.append_text(literal(" · ".join(mon["moves"]), "dim"))
     unseen = max(0, int(state.get("foeTotal") or 6) - len(team)) if foe_of else 0
     if compact:
         bench = [m for m in ordered if not m.get("active")]
@@ -97,7 +97,7 @@ def team_block(
 
 def bench_word(mon: dict[str, Any], own: bool) -> Text:
     """A benched Pokémon in a few cells: its name and HP in percent, or that it fainted."""
-    word = t(mon.get("species", "?"))
+    word = literal(mon.get("species", "?"))
     if mon.get("fainted"):
         word.append(" fnt", style="red dim")
         return word
@@ -127,7 +127,7 @@ def field_line(state: dict[str, Any] | None) -> Text:
         parts.append(f"near side: {conditions(field['mine'])}")
     if field.get("theirs"):
         parts.append(f"far side: {conditions(field['theirs'])}")
-    return t(" · ".join(parts) or "clear field", "italic dim")
+    return literal(" · ".join(parts) or "clear field", "italic dim")
 
 
 def update_in_place(widget: Any, content: Any) -> None:

@@ -68,9 +68,10 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
     # ... and as an outside program on the local server, over its websocket.
     port = free_port()
     monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
-    from pokeview.sim.over_server import ensure_server
+    from pokeview.players.server import server_port
+    from pokeview.sim.server import ensure_server
 
-    ensure_server()  # a real Showdown server on loopback, as `pokeview server` runs it
+    ensure_server(server_port())  # a real Showdown server on loopback, as `pokeview server` runs it
     outside = FirstMovePlayer(
         account_configuration=AccountConfiguration("firstmove", None),
         server_configuration=ServerConfiguration(f"ws://127.0.0.1:{port}/showdown/websocket", ""),
@@ -170,9 +171,10 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
 
     port = free_port()
     monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
-    from pokeview.sim.over_server import ensure_server
+    from pokeview.players.server import server_port
+    from pokeview.sim.server import ensure_server
 
-    ensure_server()
+    ensure_server(server_port())
     for seat, host in ((0, "p1"), (1, "p2")):
         seen: dict = {}
         bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))

@@ -135,7 +135,7 @@ def test_the_core_imports_no_textual():
         "pokeview.sim.client",
         "pokeview.exchange",
         "pokeview.showdown_replay",
-        "pokeview.sim.over_server",
+        "pokeview.exchange.server_game",
         "pokeview.pokeval",
     ]
     code = (

@@ -315,7 +315,7 @@ async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopba
         )
         assert "first failure: client: HTTP 401" in screen.sub_title
         await pilot.press("end")
-        assert "The game is over" in text_of(screen.query_one(DecisionPane))
+        assert "(void)" in text_of(screen.query_one(DecisionPane))
 
 
 async def test_a_re_asked_decision_shows_every_attempt(bridge, store, loopback):

@@ -34,8 +34,12 @@ CASES = [
     ("run {bad}/pairs-true.toml", "'pairs' must be a whole number from 1 to 10000"),
     ("run {bad}/turn-limit-zero.toml", "'turn_limit' is 0: it must be from 1 to 1000"),
     # model endpoints that are not http(s)
-    ("players --players {bad}/players-not-a-url.toml", "'base_url' must be an http:// or https://"),
-    ("players --players {bad}/players-ftp.toml", "not 'ftp://models.example.com/v1'"),
+    ("players --players {bad}/players-not-a-url.toml", "players.x.base_url: must be an http:// or https://"),
+    ("players --players {bad}/players-ftp.toml", "base_url: must be an http:// or https:// address"),
+    # every wrong key, type or range names the key and the file
+    ("players --players {bad}/players-timeout-soon.toml", "players-timeout-soon.toml: players.a.timeouts.connect: expected 'float', got 'str'"),
+    ("players --players {bad}/players-unknown-key.toml", "players.a: unknown field 'temprature'"),
+    ("players --players {bad}/players-not-a-table.toml", "players: expected 'object', got 'int'"),
     # imported games of the wrong shape
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),

@@ -17,7 +17,7 @@ class FirstMovePlayer(Player):
 
 
 def test_a_server_game_that_is_not_the_started_one_is_caught():
-    from pokeview.sim.over_server import _battle_lines
+    from pokeview.exchange.server_game import _battle_lines
 
     server = [
         "|j|☆a",

@@ -88,3 +88,23 @@ def test_players_file_errors_name_the_line_and_the_field(tmp_path):
         load_players(unknown)
     with pytest.raises(PokeviewError, match="no model player 'zzz'"):
         make_player("llm:zzz", unknown.with_name("none.toml"))
+
+
+def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    shown = subprocess.run(
+        [sys.executable, "-m", "pokeview", "players", "--schema"], capture_output=True, text=True
+    )
+    schema = json.loads(shown.stdout)
+    table = schema["$defs"]["PlayerTable"]
+    assert {"base_url", "model"} <= set(table["required"])
+    assert table["additionalProperties"] is False  # an unknown key is refused, as when loading
+    assert set(schema["$defs"]["Prices"]["properties"]) == {
+        "input",
+        "cached_input",
+        "cache_write",
+        "output",
+    }

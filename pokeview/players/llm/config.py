@@ -18,26 +18,17 @@ import os
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Annotated, Any
+
+import msgspec
 
 from pokeview import paths
 from pokeview.errors import PokeviewError
 
 PRICE_KEYS = ("input", "cached_input", "cache_write", "output")
 TIMEOUT_KEYS = ("connect", "first_token", "total")
-KNOWN = {
-    "base_url",
-    "model",
-    "api_key_env",
-    "reasoning_effort",
-    "prices",
-    "timeouts",
-    "max_retries",
-    "retry_backoff",
-    "extra_body",
-    "description",
-}
+NonNegative = Annotated[float, msgspec.Meta(ge=0)]
+Positive = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
 
 
 @dataclass(frozen=True)
@@ -93,6 +84,53 @@ def players_path(path: str | Path | None = None) -> Path:
     return Path(env) if env else paths.config_dir() / "players.toml"
 
 
+class Prices(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
+    """USD per million tokens; a price left out makes the cost of what it prices unknown."""
+
+    input: NonNegative | None = None
+    cached_input: NonNegative | None = None
+    cache_write: NonNegative | None = None
+    output: NonNegative | None = None
+
+
+class Timeouts(msgspec.Struct, forbid_unknown_fields=True):
+    """Seconds."""
+
+    connect: Positive = 10.0
+    first_token: Positive = 300.0
+    total: Positive = 900.0
+
+
+class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """One `[players.NAME]` table of the players file: the file's only declaration."""
+
+    base_url: Annotated[
+        str,
+        msgspec.Meta(
+            pattern=r"^https?://[^/\s]+",
+            description="an http:// or https:// address such as https://api.example.com/v1",
+        ),
+    ]
+    model: Annotated[str, msgspec.Meta(min_length=1)]
+    api_key_env: str | None = None
+    reasoning_effort: str | None = None
+    prices: Prices = msgspec.field(default_factory=Prices)
+    timeouts: Timeouts = msgspec.field(default_factory=Timeouts)
+    max_retries: Annotated[int, msgspec.Meta(ge=0, le=20)] = 4
+    retry_backoff: Annotated[float, msgspec.Meta(ge=0, le=600)] = 2.0
+    extra_body: dict[str, Any] = msgspec.field(default_factory=dict)
+    description: str = ""
+
+
+class PlayersFile(msgspec.Struct, forbid_unknown_fields=True):
+    players: dict[str, PlayerTable] = msgspec.field(default_factory=dict)
+
+
+def players_schema() -> dict[str, Any]:
+    """The players file's JSON schema, for editors (from the same declaration)."""
+    return msgspec.json.schema(PlayersFile)
+
+
 def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
     where = players_path(path)
     if not where.exists():
@@ -105,51 +143,49 @@ def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
         raise PokeviewError(f"cannot read the players file {where}: {exc.strerror}") from None
     except UnicodeDecodeError:
         raise PokeviewError(f"the players file {where} is not text (UTF-8)") from None
-    players = data.get("players", {})
-    if not isinstance(players, dict):
-        raise PokeviewError(f"{where}: [players] must be a table of players")
-    return {name: _spec(where, name, table) for name, table in players.items()}
+    try:
+        msgspec.convert({k: v for k, v in data.items() if k != "players"}, PlayersFile)
+    except msgspec.ValidationError as exc:
+        raise PokeviewError(f"{where}: {_readable(str(exc), '')}") from None
+    try:
+        tables = msgspec.convert(data.get("players", {}), dict[str, Any])
+    except msgspec.ValidationError as exc:
+        raise PokeviewError(f"{where}: {_readable(str(exc), 'players')}") from None
+    players = {}
+    for name, table in tables.items():  # one at a time, so that an error names its player
+        try:
+            players[name] = _spec(name, msgspec.convert(table, PlayerTable))
+        except msgspec.ValidationError as exc:
+            raise PokeviewError(f"{where}: {_readable(str(exc), f'players.{name}')}") from None
+    return players
 
 
-def _spec(where: Path, name: str, table: Any) -> ModelSpec:
-    def bad(what: str) -> PokeviewError:
-        return PokeviewError(f"{where}: player '{name}': {what}")
+def _readable(message: str, within: str) -> str:
+    """msgspec's 'Expected `int`, got `str` - at `$.max_retries`' as a person reads it, the key
+    first: 'players.a.max_retries: expected int, got str'."""
+    text, _, where = message.partition(" - at `$")
+    where = within + where.rstrip("`")
+    text = text.replace("Object contains unknown field", "unknown field")
+    text = text.replace("Object missing required field", "missing the required field")
+    if where.endswith("base_url") and "matching" in text:
+        text = "must be an http:// or https:// address such as https://api.example.com/v1"
+    text = text.replace("`", "'")
+    text = text[:1].lower() + text[1:]
+    return f"{where.lstrip('.')}: {text}" if where else text
 
-    if not isinstance(table, dict):
-        raise bad("must be a table")
-    unknown = set(table) - KNOWN
-    if unknown:
-        raise bad(f"unknown field '{sorted(unknown)[0]}' (known: {', '.join(sorted(KNOWN))})")
-    for key in ("base_url", "model"):
-        if not isinstance(table.get(key), str) or not table[key]:
-            raise bad(f"'{key}' is required and must be text")
-    url = urlsplit(table["base_url"])
-    if url.scheme not in ("http", "https") or not url.hostname:
-        raise bad(
-            f"'base_url' must be an http:// or https:// address such as "
-            f"https://api.example.com/v1, not {table['base_url']!r}"
-        )
-    prices = table.get("prices", {})
-    if not isinstance(prices, dict) or set(prices) - set(PRICE_KEYS):
-        raise bad(f"'prices' takes {', '.join(PRICE_KEYS)} (USD per million tokens)")
-    for key, value in prices.items():
-        if not isinstance(value, int | float) or value < 0:
-            raise bad(f"price '{key}' must be a number of dollars per million tokens")
-    timeouts = table.get("timeouts", {})
-    if not isinstance(timeouts, dict) or set(timeouts) - set(TIMEOUT_KEYS):
-        raise bad(f"'timeouts' takes {', '.join(TIMEOUT_KEYS)} (seconds)")
-    if not isinstance(table.get("max_retries", 4), int):
-        raise bad("'max_retries' must be a whole number")
+
+def _spec(name: str, table: PlayerTable) -> ModelSpec:
+    prices = {k: float(v) for k, v in msgspec.structs.asdict(table.prices).items() if v is not None}
     return ModelSpec(
         name=name,
-        base_url=table["base_url"].rstrip("/"),
-        model=table["model"],
-        api_key_env=table.get("api_key_env"),
-        reasoning_effort=table.get("reasoning_effort"),
-        prices={k: float(v) for k, v in prices.items()},
-        timeouts={k: float(v) for k, v in timeouts.items()},
-        max_retries=int(table.get("max_retries", 4)),
-        retry_backoff=float(table.get("retry_backoff", 2.0)),
-        extra_body=dict(table.get("extra_body", {})),
-        description=str(table.get("description", "")),
+        base_url=table.base_url.rstrip("/"),
+        model=table.model,
+        api_key_env=table.api_key_env,
+        reasoning_effort=table.reasoning_effort,
+        prices=prices,
+        timeouts={k: float(v) for k, v in msgspec.structs.asdict(table.timeouts).items()},
+        max_retries=table.max_retries,
+        retry_backoff=table.retry_backoff,
+        extra_body=dict(table.extra_body),
+        description=table.description,
     )

@@ -114,8 +114,8 @@ class LoopbackModel:
     async def _plain(
         self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
     ) -> None:
-        reason = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
-        reason = reason.get(code, "Error")
+        reasons = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
+        reason = reasons.get(code, "Error")
         writer.write(
             f"HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\n"
             f"Content-Length: {len(body)}\r\n{extra}Connection: close\r\n\r\n".encode()

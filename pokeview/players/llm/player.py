@@ -25,6 +25,7 @@ from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
 from pokeview.players.llm.usage import Usage, cost
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
+from pokeview.store.rows import How
 
 MAX_INVALID_ANSWERS = 3
 FLUSH_SECONDS = 0.1  # reasoning deltas are coalesced into events at most this often
@@ -98,7 +99,7 @@ class LLMPlayer:
             if completion is None:
                 index = random.Random(ctx.seed).randrange(len(ctx.actions))
                 return self._decision(
-                    ctx, index, "autopilot", added, attempts, total_usage, autopilot=failure
+                    ctx, index, How.AUTOPILOT, added, attempts, total_usage, autopilot=failure
                 )
             if completion.usage:
                 total_usage = (
@@ -112,14 +113,14 @@ class LLMPlayer:
                 action_text=answer.action_text, reason=answer.reason, problem=answer.problem
             )
             if answer.index is not None:
-                how = "answer" if invalid == 0 else "re-ask"
+                how = How.ANSWER if invalid == 0 else How.REASK
                 return self._decision(
                     ctx, answer.index, how, added, attempts, total_usage, answer=answer
                 )
             invalid += 1
             if invalid >= MAX_INVALID_ANSWERS:
                 index = random.Random(ctx.seed).randrange(len(ctx.actions))
-                return self._decision(ctx, index, "random pick", added, attempts, total_usage)
+                return self._decision(ctx, index, How.RANDOM_PICK, added, attempts, total_usage)
             again = {"role": "user", "content": prompt.reask_message(answer.problem or "")}
             self.conversation.append(again)
             added.append(again)

@@ -54,7 +54,7 @@ class DecisionPoint:
 
 def decision_points(updates: list[Side]) -> list[DecisionPoint]:
     """Updates that asked this side to decide (a request, not a wait, not a refusal)."""
-    points = []
+    points: list[DecisionPoint] = []
     for position, update in enumerate(updates):
         request = update.request
         if request and not request.get("wait") and not update.error and update.state:

@@ -58,7 +58,8 @@ class _ThinkSplitter:
     def feed(self, text: str) -> tuple[str, str]:
         text = self.pending + text
         self.pending = ""
-        content, reasoning = [], []
+        content: list[str] = []
+        reasoning: list[str] = []
         while text:
             tag = self.tags[1] if self.inside else self.tags[0]
             at = text.find(tag)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 
@@ -18,8 +18,9 @@ class Usage:
     estimated: bool = False
 
     def __add__(self, other: Usage) -> Usage:
-        summed = (a + b for a, b in zip(astuple(self), astuple(other), strict=True))
-        return Usage(*summed, estimated=self.estimated or other.estimated)
+        counts = [f.name for f in fields(self) if f.name != "estimated"]
+        summed = {name: getattr(self, name) + getattr(other, name) for name in counts}
+        return Usage(**summed, estimated=self.estimated or other.estimated)
 
     def to_json(self) -> dict[str, Any]:
         data: dict[str, Any] = asdict(self)

@@ -21,17 +21,16 @@ import asyncio
 import contextlib
 import json
 import os
-import re
 import time
 import weakref
 from types import SimpleNamespace
 from typing import Any
 
-from pokeview.errors import PlayerFailed, PokeviewError
-from pokeview.players.base import Decision, DecisionContext, Player
-from pokeview.sim.server import HOST_USER
+from pokeview.errors import PokeviewError
+from pokeview.players.base import DecisionContext, Player
+from pokeview.players.server import ServerPlayer, server_port
+from pokeview.sim.server import HOST_USER, ensure_server
 
-DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
 GAME_WAIT_SECONDS = 3600.0
 CHALLENGE_AGAIN_SECONDS = 10.0
@@ -40,55 +39,6 @@ CHALLENGE_AGAIN_SECONDS = 10.0
 _locks: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Lock] = (
     weakref.WeakKeyDictionary()
 )
-_server: Any = None  # a LocalServer this process started, kept for the process's life
-
-
-class ServerPlayer:
-    """`server:USER`: a program logged in to the local server as USER, which pokeview challenges."""
-
-    kind = "server"
-
-    def __init__(self, user: str) -> None:
-        if not re.fullmatch(r"[A-Za-z0-9 _.-]{1,18}", user or ""):
-            raise PokeviewError(
-                f"'{user}' is not a Showdown user name (letters, digits, spaces, _ . -; at most 18)"
-            )
-        self.user = user
-        self.name = f"server:{user}"
-
-    def describe(self) -> dict[str, Any]:
-        return {"kind": "server", "user": self.user, "port": server_port()}
-
-    async def decide(self, ctx: DecisionContext) -> Decision:  # never asked: it plays elsewhere
-        raise PlayerFailed("a server player makes its own choices on the server")
-
-
-def server_port() -> int:
-    text = os.environ.get("POKEVIEW_SERVER_PORT") or str(DEFAULT_PORT)
-    if not text.isdigit() or not 1 <= int(text) <= 65535:
-        raise PokeviewError(f"POKEVIEW_SERVER_PORT={text!r} is not a port (1 to 65535)")
-    return int(text)
-
-
-def ensure_server() -> int:
-    """The local server's port: one already listening there (`pokeview server`), or one started
-    now for the rest of this process."""
-    global _server
-    from pokeview.sim.server import LocalServer, port_open
-
-    port = server_port()
-    if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
-        _server = None  # it died: start another
-    if _server is not None and _server.port != port:
-        _server.stop()  # another port is asked for now (one server game at a time anyway)
-        _server = None
-    if _server is None and not port_open(port):
-        import atexit
-
-        _server = LocalServer(port)
-        _server.start()
-        atexit.register(_server.stop)
-    return port
 
 
 def _seat_class() -> type:
@@ -122,7 +72,7 @@ def _seat_class() -> type:
                     self.popups.put_nowait(message.split("|popup|", 1)[1])
                 await original_handle(message)
 
-            self.ps_client._handle_message = handle
+            self.ps_client._handle_message = handle  # type: ignore[method-assign]
 
         async def _decide(self, battle: Any) -> str:
             request = battle.last_request
@@ -188,6 +138,7 @@ async def play_over_server(
         raise PokeviewError("a server game needs exactly one server:USER player")
     ours_side = "p2" if outside[0] == "p1" else "p1"
     ours, theirs = players[ours_side], players[outside[0]]
+    assert isinstance(theirs, ServerPlayer)
     if ours.kind != "bot":
         raise PokeviewError(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "
@@ -201,7 +152,7 @@ async def play_over_server(
     named = [_renamed(line, users) for line in header]
     async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
-        port = ensure_server()
+        port = ensure_server(server_port())
         decisions, lines = await _play_on_server(
             ours, theirs.user, format, named, ours_side, seed, port
         )
@@ -431,4 +382,21 @@ async def _record(
         run_id=run_id,
         pair=pair,
         seat=seat,
+    )
+
+
+async def play(format: str, seed: str, p1: Player, p2: Player, **options: Any) -> Any:
+    """One game, on the bridge or, when a side is a `server:USER` program, on the local server:
+    the callers that may meet such a player (`battle`, runs, ladders) choose here, so the game
+    loop below never asks what kind of player it has."""
+    from pokeview.battle.loop import play_game
+
+    if not (isinstance(p1, ServerPlayer) or isinstance(p2, ServerPlayer)):
+        return await play_game(format, seed, p1, p2, **options)
+    unusable = [k for k in ("inputlog", "resume", "parent_game") if options.get(k) is not None]
+    if unusable:
+        raise PokeviewError(f"a game on the local server cannot take {', '.join(unusable)}")
+    taken = ("bridge", "store", "teams", "seed_text", "run_id", "pair", "seat")
+    return await play_over_server(
+        format, p1, p2, seed=seed, **{k: v for k, v in options.items() if k in taken}
     )

@@ -94,7 +94,9 @@ def import_game(store: Store, doc: Any) -> int:
         for key, shape in (("actions", list), ("refusals", list), ("detail", dict)):
             _check_json(f"decisions[{n}].{key}", fields[key], shape)
         decisions.append(fields)
-    events = [(e.side, e.kind, e.data, e.at) for e in game_file.events]
+    events: list[tuple[str | None, str, str, float]] = [
+        (e.side, e.kind, e.data, e.at) for e in game_file.events
+    ]
     try:
         return store.import_game(game, decisions, events)
     except DamagedGame as exc:

@@ -1,0 +1,177 @@
+"""The search player on the real bridge: it plays, it is deterministic with a node budget, it
+sees only its own side, and a format it cannot search is one line."""
+
+from __future__ import annotations
+
+import pytest
+
+from pokeview.battle import seeds
+from pokeview.battle.actions import legal_actions
+from pokeview.battle.loop import play_game, side_payload
+from pokeview.errors import PokeviewError
+from pokeview.players import make_player
+from pokeview.players.base import DecisionContext
+from tests.helpers import FORMAT, game, one_clear_line, pokeview
+
+
+async def test_search_beats_random_and_records_what_it_considered(bridge, store):
+    result = await game(bridge, store, "search:nodes=40", "random", "search-plays")
+    assert result.status == "finished" and result.winner == "p1"
+    searched = [d for d in store.decisions(result.game_id, "p1") if d.detail["search"]["nodes"]]
+    assert searched
+    info = searched[0].detail["search"]
+    assert info["budget"] == "40 nodes" and 0 < info["nodes"] <= 40 and info["considered"]
+    assert store.game(result.game_id).p1_config["budget"] == "40 nodes"
+
+
+async def test_same_seed_and_node_budget_give_the_same_game(bridge, store):
+    a = await game(bridge, store, "search:nodes=12", "random", "search-same", turn_limit=8)
+    b = await game(bridge, store, "search:nodes=12", "random", "search-same", turn_limit=8)
+    ga, gb = store.game(a.game_id), store.game(b.game_id)
+    assert ga.input_log == gb.input_log and ga.spectator_log == gb.spectator_log
+    considered = [
+        [d.detail["search"].get("considered") for d in store.decisions(r.game_id, "p1")]
+        for r in (a, b)
+    ]
+    assert considered[0] == considered[1]
+
+
+LEAD = """Garchomp @ Life Orb
+Ability: Rough Skin
+Level: 80
+Tera Type: Ground
+- Earthquake
+- Outrage
+- Stone Edge
+- Swords Dance
+"""
+MINE = """Gholdengo @ Choice Specs
+Ability: Good as Gold
+Level: 80
+Tera Type: Steel
+- Make It Rain
+- Shadow Ball
+- Focus Blast
+- Trick
+
+Slowbro @ Leftovers
+Ability: Regenerator
+Level: 85
+Tera Type: Water
+- Scald
+- Slack Off
+- Psychic
+- Calm Mind
+"""
+BENCHES = [
+    """Pelipper @ Damp Rock
+Ability: Drizzle
+Level: 88
+Tera Type: Water
+- Hurricane
+- Surf
+- U-turn
+- Roost
+""",
+    """Tyranitar @ Choice Band
+Ability: Sand Stream
+Level: 80
+Tera Type: Rock
+- Stone Edge
+- Crunch
+- Earthquake
+- Ice Punch
+""",
+]
+
+
+async def first_request(bridge, p2_team: str) -> tuple[dict, list[dict]]:
+    """p1's first request and the updates p1 saw before it, in a battle with the given foe."""
+    channel = await bridge.open(
+        {
+            "format": FORMAT,
+            "seed": seeds.battle_seed("fair"),
+            "validate": False,
+            "players": {
+                "p1": {"name": "Player 1", "team": MINE},
+                "p2": {"name": "Player 2", "team": p2_team},
+            },
+        }
+    )
+    updates: list[dict] = []
+    try:
+        while True:
+            step = await channel.next()
+            update = step.sides.get("p1")
+            if update:
+                updates.append(side_payload(update))
+                if update.request and not update.request.get("wait"):
+                    return update.request, updates
+    finally:
+        channel.close()
+
+
+async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(bridge):
+    answers = []
+    for bench in BENCHES:
+        request, updates = await first_request(bridge, LEAD + "\n" + bench)
+        actions = legal_actions(request)
+        ctx = DecisionContext(
+            side="p1",
+            index=0,
+            turn=1,
+            side_view=None,  # the search does not read poke-env's view
+            request=request,
+            actions=actions,
+            seed=1234,
+            updates=updates,
+            bridge=bridge,
+        )
+        player = make_player("search:nodes=60")
+        query = player.query(ctx)
+        assert "Pelipper" not in str(query) and "Tyranitar" not in str(query)
+        decision = await player.decide(ctx)
+        answers.append((decision.action, decision.detail["search"]["considered"], query["lines"]))
+    assert answers[0] == answers[1]
+    assert answers[0][1], "the search considered nothing"
+
+
+async def test_a_format_it_cannot_search_is_refused_before_anything_is_kept(bridge, store):
+    with pytest.raises(PokeviewError, match="cannot search format 'gen9ou'"):
+        await play_game(
+            "gen9ou",
+            seeds.game_seed("x"),
+            make_player("search"),
+            make_player("random"),
+            bridge=bridge,
+            store=store,
+        )
+    assert store.games(limit=10) == []
+
+
+def test_a_run_with_a_format_it_cannot_search_is_one_line_and_plays_nothing(tmp_path):
+
+    config = tmp_path / "run.toml"
+    config.write_text(
+        'name = "s"\nseed = "s"\npairs = 1\nformat = "gen9ou"\nplayers = ["search", "random"]\n'
+    )
+    db = tmp_path / "s.db"
+    assert "cannot search format 'gen9ou'" in one_clear_line(
+        pokeview("run", str(config), "--db", str(db))
+    )
+    assert "cannot search" in one_clear_line(
+        pokeview("play", "--vs", "search", "--format", "gen9ou", "--db", str(db))
+    )
+    assert "cannot search" in one_clear_line(
+        pokeview(
+            "battle",
+            "--p1",
+            "search:ms=50",
+            "--p2",
+            "random",
+            "--format",
+            "gen9ou",
+            "--db",
+            str(db),
+        )
+    )
