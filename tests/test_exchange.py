@@ -179,6 +179,7 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
 
     port = free_port()
     monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
+    from pokeview.exchange.server_game import play
     from pokeview.players.server import server_port
     from pokeview.sim.server import ensure_server
 
@@ -188,7 +189,7 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
         bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))
         ours, theirs = make_player("max-damage"), make_player("server:foulish")
         p1, p2 = (ours, theirs) if host == "p1" else (theirs, ours)
-        result = await play_game(
+        result = await play(  # the game on the local server: exchange chooses it
             "gen9randombattle",
             seeds.game_seed("fp"),
             p1,
