@@ -11,6 +11,7 @@ import pytest
 
 from pokeview.battle.verify import verify_game
 from pokeview.errors import BattleRefused
+from pokeview.sim.client import Bridge
 from pokeview.store import open_store
 from tests.helpers import game
 from tests.players_for_tests import Raises, RefusedOnce
@@ -137,17 +138,34 @@ async def test_battles_spread_over_two_hosts_and_one_dying_spares_the_other(stor
         await pool.close()
 
 
-async def test_one_battle_crashing_leaves_the_others_running(bridge, store):
+async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch):
+    # debug-crash is a test-only op: the bridge takes it only with the test switch on.
+    monkeypatch.setenv("POKEVIEW_TEST_SWITCHES", "debug-crash")
+    bridge = Bridge(hosts=1)  # both battles in the one process that hosts the crash
+    await bridge.start()
+    try:
+        victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
+        while bridge.open_battles() == 0:
+            await asyncio.sleep(0.005)
+        victim_channel = next(iter(bridge._channels))
+        other = asyncio.create_task(game(bridge, store, text="bystander"))
+        await asyncio.sleep(0.05)
+        bridge._send({"op": "debug-crash", "battle": victim_channel})
+        crashed, fine = await asyncio.gather(victim, other)
+    finally:
+        await bridge.close()
+    assert crashed.status == "error" and "test crash" in crashed.error
+    assert fine.status == "finished"
+
+
+async def test_the_test_only_crash_op_is_refused_without_the_test_switch(bridge, store):
+    assert "debug-crash" not in os.environ.get("POKEVIEW_TEST_SWITCHES", "")
     victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
     while bridge.open_battles() == 0:
         await asyncio.sleep(0.005)
-    victim_channel = next(iter(bridge._channels))
-    other = asyncio.create_task(game(bridge, store, text="bystander"))
-    await asyncio.sleep(0.05)
-    bridge._send({"op": "debug-crash", "battle": victim_channel})
-    crashed, fine = await asyncio.gather(victim, other)
-    assert crashed.status == "error" and "test crash" in crashed.error
-    assert fine.status == "finished"
+    bridge._send({"op": "debug-crash", "battle": next(iter(bridge._channels))})
+    refused = await victim
+    assert refused.status == "error" and "unknown op 'debug-crash'" in refused.error
 
 
 async def test_a_refused_choice_goes_back_to_the_player(bridge, store):

@@ -1,0 +1,115 @@
+'use strict';
+// One battle hosted in the bridge: Showdown's BattleStream run synchronously, each command's
+// output split into the spectator's and each side's lines, words, request and snapshot.
+const {need} = require('./packages');
+const {SIDES, isNoise} = require('./protocol');
+const {SideWords} = require('./words');
+const {snapshot} = require('./snapshot');
+
+const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
+const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
+
+class Sink extends BattleStream {
+  // Keeps what the simulator emits instead of queueing it for an async reader.
+  constructor() {
+    super({keepAlive: true});
+    this.emitted = [];
+  }
+  pushMessage(type, data) {
+    this.emitted.push([type, data]);
+  }
+}
+
+class HostedBattle {
+  constructor(id, quiet, omniscient) {
+    this.id = id;
+    this.quiet = quiet; // replays for verification need only the spectator log
+    this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
+    this.stream = new Sink();
+    this.words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
+    this.inputSent = 0;
+    this.ended = false;
+  }
+
+  write(lines, noteRefusals = false) {
+    // Runs commands synchronously and returns the step message for what they produced.
+    this.stream._writeLines(lines.join('\n'));
+    if (this.stream.battle) this.stream.battle.sendUpdates();
+    const emitted = this.stream.emitted.splice(0);
+    const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null};
+    const sideLines = {p1: [], p2: []};
+    const requests = {};
+    const errors = {};
+    let end = null;
+    for (const [type, data] of emitted) {
+      if (type === 'update') {
+        const channels = extractChannelMessages(data, [-1, 0, 1, 2]);
+        step.spectator.push(...channels[this.omniscient ? -1 : 0].filter((l) => !isNoise(l)));
+        sideLines.p1.push(...channels[1].filter((l) => !isNoise(l)));
+        sideLines.p2.push(...channels[2].filter((l) => !isNoise(l)));
+      } else if (type === 'sideupdate') {
+        const side = data.slice(0, 2);
+        const body = data.slice(3);
+        // Requests pass through as Showdown's JSON text: parsed once, in Python.
+        if (body.startsWith('|request|')) requests[side] = body.slice(9);
+        else if (body.startsWith('|error|')) errors[side] = body.slice(7);
+      } else if (type === 'end') {
+        end = JSON.parse(data);
+      }
+    }
+    const battle = this.stream.battle;
+    if (battle) {
+      step.input = battle.inputLog.slice(this.inputSent);
+      this.inputSent = battle.inputLog.length;
+    }
+    if (!this.quiet) {
+      for (const side of SIDES) {
+        const lines = sideLines[side];
+        const request = requests[side] || null;
+        if (!lines.length && !request && !errors[side]) continue;
+        const text = this.words[side].render(lines);
+        const asks = battle && battle.getSide(side).activeRequest;
+        step.sides[side] = {
+          lines,
+          text,
+          request,
+          error: errors[side] || null,
+          state: request && asks && !asks.wait ? snapshot(battle, side, this.words[side].battle) : null,
+        };
+      }
+    } else {
+      step.sides = {};
+    }
+    if (noteRefusals) step.refused = Object.values(errors)[0] || null;
+    if (end || (battle && battle.ended && !this.ended)) {
+      this.ended = true;
+      const winner = battle.winner || '';
+      const winnerSide = SIDES.find((s) => battle.getSide(s).name === winner) || null;
+      step.end = {winner: winnerSide, turns: battle.turn};
+    }
+    return step;
+  }
+
+  writeUntilRefused(lines) {
+    // Like Pokéval's oracle: line by line, stopping at the first choice Showdown refuses.
+    const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null, stopped: null};
+    for (const [n, line] of lines.entries()) {
+      this.stream.emitted.length = 0;
+      const part = this.write([line], true);
+      step.spectator.push(...part.spectator);
+      step.end = part.end || step.end;
+      if (part.refused) {
+        step.stopped = {line: n + 1, input: line, error: part.refused};
+        break;
+      }
+    }
+    return step;
+  }
+
+  crashOnNextChoice() {
+    // For tests only: the next choice throws inside the simulator.
+    this.stream.battle.choose = () => { throw new Error('test crash'); };
+  }
+}
+
+module.exports = {HostedBattle};

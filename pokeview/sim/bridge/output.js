@@ -1,0 +1,20 @@
+'use strict';
+// The bridge's answers to Python: one JSON message a line on stdout.
+
+function out(msg) {
+  process.stdout.write(JSON.stringify(msg) + '\n');
+}
+
+function outStep(step) {
+  // Like out(), but each request is already JSON text and is spliced in as it is.
+  const sides = Object.entries(step.sides).map(([side, u]) =>
+    `${JSON.stringify(side)}:{"lines":${JSON.stringify(u.lines)},"text":${JSON.stringify(u.text)},` +
+    `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)},` +
+    `"state":${JSON.stringify(u.state || null)}}`);
+  process.stdout.write(
+    `{"battle":${JSON.stringify(step.battle)},"type":"step","sides":{${sides.join(',')}},` +
+    `"spectator":${JSON.stringify(step.spectator)},"input":${JSON.stringify(step.input)},` +
+    `"end":${JSON.stringify(step.end)}}\n`);
+}
+
+module.exports = {out, outStep};

@@ -1,0 +1,128 @@
+'use strict';
+// What a player on one side knows when asked to decide, for the model's prompt: its own team
+// exactly (from the simulator), the opponent and the field as far as seen (from that side's
+// @pkmn/client battle, the same knowledge Showdown's client has). And, for a replay, what
+// each side's view shows with no simulator at all.
+
+const moveInfoCache = new Map(); // the same few hundred moves, asked at every request
+function moveInfo(dex, id) {
+  const key = `${dex.currentMod}|${id}`;
+  let info = moveInfoCache.get(key);
+  if (!info) {
+    const move = dex.moves.get(id);
+    info = {
+      name: move.name, type: move.type, category: move.category, basePower: move.basePower,
+      accuracy: move.accuracy, desc: move.shortDesc || move.desc || '',
+    };
+    moveInfoCache.set(key, info);
+  }
+  return info;
+}
+
+function boostsOf(clientMon) {
+  if (!clientMon) return {};
+  const out = {};
+  for (const [stat, value] of Object.entries(clientMon.boosts || {})) if (value) out[stat] = value;
+  return out;
+}
+
+// A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
+function publicMon(dex, mon, side) {
+  return {
+    species: mon.speciesForme,
+    active: side.active[0] === mon,
+    types: mon.types,
+    level: mon.level,
+    hp: mon.hp,
+    maxhp: mon.maxhp,
+    status: mon.status || '',
+    fainted: !!mon.fainted,
+    ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
+    item: mon.item ? dex.items.get(mon.item).name : '',
+    terastallized: mon.terastallized || '',
+    boosts: boostsOf(mon),
+    moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
+  };
+}
+
+function sideConditionsOf(side) {
+  return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+}
+
+// A side at a request: `battle` is the simulator's, `client` that side's @pkmn/client battle.
+function snapshot(battle, sideId, client) {
+  const side = battle.getSide(sideId);
+  const dex = battle.dex;
+  const clientSide = client[sideId]; // the client names its sides by player name, not by slot
+  const clientFoe = clientSide && clientSide.foe;
+  const team = side.pokemon.map((mon) => {
+    const clientMon = mon.isActive && clientSide ? clientSide.active[0] : null;
+    const entry = {
+      species: mon.details.split(',')[0],
+      active: mon.isActive,
+      types: mon.getTypes(),
+      level: mon.level,
+      hp: mon.hp,
+      maxhp: mon.maxhp,
+      status: mon.status || '',
+      fainted: mon.fainted,
+      ability: dex.abilities.get(mon.ability).name,
+      item: mon.item ? dex.items.get(mon.item).name : '',
+      teraType: mon.teraType || '',
+      terastallized: mon.terastallized || '',
+      stats: mon.getStat ? {
+        atk: mon.storedStats.atk, def: mon.storedStats.def, spa: mon.storedStats.spa,
+        spd: mon.storedStats.spd, spe: mon.storedStats.spe,
+      } : {},
+      moves: mon.moveSlots.map((slot) => slot.move),
+    };
+    if (mon.isActive) {
+      entry.boosts = boostsOf(clientMon);
+      entry.moveInfo = mon.moveSlots.map((slot) => moveInfo(dex, slot.id));
+    }
+    return entry;
+  });
+  const foeTeam = clientFoe ? clientFoe.team.map((mon) => publicMon(dex, mon, clientFoe)) : [];
+  const field = client.field;
+  return {
+    turn: battle.turn,
+    format: battle.format.name,
+    me: side.name,
+    foe: side.foe.name,
+    team,
+    foeTeam,
+    foeTotal: clientFoe ? clientFoe.totalPokemon : 6,
+    field: {
+      weather: field.weather || '',
+      terrain: field.terrain || '',
+      pseudoWeather: Object.keys(field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
+      mine: sideConditionsOf(clientSide),
+      theirs: sideConditionsOf(clientFoe),
+    },
+  };
+}
+
+// A replay's public knowledge of both sides at one point (no simulator: only the log's lines).
+function publicSnapshot(client, sideId) {
+  const me = client[sideId];
+  const foe = me && me.foe;
+  const dex = client.gen.dex;
+  return {
+    turn: client.turn,
+    format: client.tier || '',
+    me: me ? me.name : '',
+    foe: foe ? foe.name : '',
+    team: me ? me.team.map((mon) => publicMon(dex, mon, me)) : [],
+    foeTeam: foe ? foe.team.map((mon) => publicMon(dex, mon, foe)) : [],
+    foeTotal: foe ? foe.totalPokemon : 6,
+    field: {
+      weather: client.field.weather || '',
+      terrain: client.field.terrain || '',
+      pseudoWeather: Object.keys(client.field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
+      mine: sideConditionsOf(me),
+      theirs: sideConditionsOf(foe),
+    },
+  };
+}
+
+module.exports = {snapshot, publicSnapshot};

@@ -1,0 +1,55 @@
+'use strict';
+// One side's battle-log words: @pkmn/view's LogFormatter over that side's protocol, from its
+// own perspective ("The opposing Iron Valiant used Close Combat!").
+const {need} = require('./packages');
+
+const ClientDex = need('@pkmn/dex').Dex;
+const {Generations} = need('@pkmn/data');
+const ClientBattle = need('@pkmn/client').Battle;
+const {Protocol} = need('@pkmn/protocol');
+const {LogFormatter} = need('@pkmn/view');
+
+const gens = new Generations(ClientDex);
+
+// Client markup to plain words: **bold** -> bold, ||exact HP||percentage|| -> percentage.
+function plainText(text) {
+  return text.replace(/\|\|[^|]*\|\|([^|]*)\|\|/g, '$1').replace(/\*\*/g, '');
+}
+
+class SideWords {
+  // Tracks one side's knowledge with @pkmn/client and words each line from its perspective.
+  // It is fed the side's protocol only: handing it Showdown's requests (battle.update) makes it
+  // rebuild the team in request order and word switches and damage wrongly ("X, come back!"
+  // for a Pokémon that had fainted, "lost 1%" for 11.4%).
+  constructor(side) {
+    this.battle = new ClientBattle(gens);
+    this.formatter = new LogFormatter(side, this.battle);
+  }
+  render(lines) {
+    const words = [];
+    for (const line of lines) {
+      let parsed;
+      try {
+        parsed = Protocol.parseBattleLine(line);
+      } catch (e) {
+        continue;
+      }
+      const {args, kwArgs} = parsed;
+      let text = '';
+      try {
+        text = this.formatter.formatText(args, kwArgs) || '';
+        this.battle.add(args, kwArgs);
+      } catch (e) {
+        // The words are a courtesy; a formatter gap must not stop the battle.
+      }
+      // PokéBench's log: each formatted chunk trimmed, so only its follow-up lines keep
+      // their indent ("[The opposing Rotom's Levitate]" / "  It doesn't affect ...").
+      for (const piece of plainText(text).trim().split('\n')) {
+        if (piece.trim()) words.push(piece);
+      }
+    }
+    return words;
+  }
+}
+
+module.exports = {SideWords};
