@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup browser demo test check lint format bench clean
+.PHONY: setup browser demo test test-fast check lint format bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,8 +34,13 @@ browser:
 	    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; }; } || \
 	  echo "chromium is not installed: the report's browser test will be skipped"
 
+# Every layer: tests/unit, tests/integration (real Showdown in Node) and tests/tui (Pilot, snapshots).
 test: setup browser
 	$(BIN)/pytest -q
+
+# The unit layer alone: no Node, no app, under 20 seconds.
+test-fast: $(STAMP)
+	$(BIN)/pytest -q tests/unit
 
 lint: $(STAMP)
 	$(BIN)/ruff check pokeview tests benchmarks

@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 
 from pokeview import paths
+from tests.helpers import DATA
 
 # Keep the user's own files out; share one Showdown install across temporary homes.
 os.environ.setdefault("POKEVIEW_SHOWDOWN_DIR", str(paths.showdown_dir()))
-
-DATA = Path(__file__).parent / "data"
 
 
 @pytest.fixture(autouse=True)
@@ -65,22 +64,3 @@ async def loopback() -> AsyncIterator[object]:
     server = await LoopbackModel().start()
     yield server
     await server.stop()
-
-
-def write_players(path: Path, base_url: str, **models: dict) -> Path:
-    """A players file with one [players.NAME] table per keyword argument."""
-    lines = []
-    for name, table in models.items():
-        lines.append(f"[players.{name}]")
-        table = {"base_url": base_url, **table}
-        for key, value in table.items():
-            if isinstance(value, dict):
-                inner = ", ".join(f"{k} = {v!r}" for k, v in value.items())
-                lines.append(f"{key} = {{ {inner} }}")
-            elif isinstance(value, str):
-                lines.append(f'{key} = "{value}"')
-            else:
-                lines.append(f"{key} = {value!r}")
-        lines.append("")
-    path.write_text("\n".join(lines).replace("'", '"'))
-    return path

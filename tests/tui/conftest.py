@@ -4,31 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
 import pytest
 
-from pokeview import paths
-from pokeview.exchange import import_game
-from pokeview.store import open_store
-
-RECORDINGS = [
-    "heuristic-vs-max-damage.json",
-    "random-vs-heuristic.json",
-    "loopback-test-model-vs-heuristic.json",
-]
-
-
-def build_db(path: Path, mutate=None) -> Path:
-    if path.exists():
-        path.unlink()
-    store = open_store(path)
-    for name in RECORDINGS:
-        doc = orjson.loads((paths.recordings_dir() / name).read_bytes())
-        if mutate:
-            mutate(doc)
-        import_game(store, doc)
-    store.close()
-    return path
+from tests.helpers import build_db
 
 
 @pytest.fixture

@@ -7,13 +7,11 @@ from textual.widgets import DataTable, Static
 from pokeview import pokeval
 from pokeview.app import make_app
 from pokeview.screens.diff import DiffScreen
-from tests.test_pokeval import example
-from tests.tui.test_screens import settle
-from tests.tui.test_watch import text_of
+from tests.helpers import pokeval_example, settle, text_of
 
 
 async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, tmp_path):
-    case, printed = example()
+    case, printed = pokeval_example()
     refused = dict(case, id="refused", choices=[dict(c) for c in case["choices"]])
     refused["choices"][3]["p2"] = "move 1"  # a switch is due: Showdown refuses the choice
     reference, stops = await pokeval.showdown_graded_logs([case, refused], bridge)

@@ -9,9 +9,7 @@ from textual.widgets import DataTable, Static
 
 from pokeview.app import make_app
 from pokeview.store import open_store
-from tests.tui.conftest import build_db
-from tests.tui.test_screens import settle
-from tests.tui.test_watch import text_of
+from tests.helpers import build_db, settle, text_of
 
 NAMES = ["x[/]", "[@click=app.quit]q[/]"]
 

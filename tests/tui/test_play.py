@@ -9,7 +9,7 @@ from pokeview.battle.verify import verify_game
 from pokeview.screens.play import PlayScreen
 from pokeview.store import open_store
 from pokeview.widgets.board import Board
-from tests.tui.test_watch import ready, text_of
+from tests.helpers import ready, text_of
 
 
 async def until(pilot, condition, what: str, seconds: float = 60) -> None:

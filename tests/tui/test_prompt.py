@@ -7,8 +7,7 @@ from pokeview.app import make_app
 from pokeview.players.llm.conversation import conversation, format_conversation
 from pokeview.screens.prompt import PromptScreen
 from pokeview.store import open_store
-from tests.test_cli import pokeview
-from tests.tui.test_watch import text_of
+from tests.helpers import pokeview, text_of
 
 
 def two_decisions_in_one_turn(db) -> tuple[int, str, int]:

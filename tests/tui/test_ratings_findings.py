@@ -9,8 +9,7 @@ from textual.widgets import Static
 from pokeview.app import make_app
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
-from tests.tui.test_screens import settle
-from tests.tui.test_watch import text_of
+from tests.helpers import settle, text_of
 
 
 async def test_ratings_of_a_run_show_its_findings(store, bridge):

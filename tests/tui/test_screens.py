@@ -12,18 +12,9 @@ from textual.widgets import DataTable, Static
 from pokeview.app import make_app
 from pokeview.screens.home import HomeScreen
 from pokeview.screens.watch import WatchScreen
-from tests.tui.conftest import build_db
-from tests.tui.test_watch import ready, text_of
+from tests.helpers import build_db, ready, settle, text_of
 
 EVIL = "[bold red]x[/] [/ \x1b[2J\x07"
-
-
-async def settle(pilot, until) -> None:
-    for _ in range(150):
-        await pilot.pause(0.02)
-        if until():
-            return
-    raise AssertionError("the screen did not settle")
 
 
 async def test_home_lists_searches_and_opens_a_game(recorded_db):

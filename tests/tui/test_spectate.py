@@ -16,8 +16,7 @@ from pokeview.app import make_app
 from pokeview.players.llm.loopback import LoopbackModel
 from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.decision_pane import DecisionPane
-from tests.conftest import write_players
-from tests.tui.test_watch import text_of
+from tests.helpers import pokeview, text_of, write_players
 
 
 def start_runner(config, db):
@@ -131,8 +130,6 @@ async def test_spectating_a_running_tournament(tmp_path):
 
 
 async def test_with_no_run_named_the_latest_runs_results_stay_once_it_is_done(tmp_path):
-    from tests.test_cli import pokeview
-
     config = tmp_path / "small.toml"
     config.write_text(
         'name = "small"\nseed = "small"\npairs = 1\nplayers = ["random", "max-damage"]\n'

@@ -10,26 +10,7 @@ from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
-
-
-def text_of(widget) -> str:
-    """What a widget shows: its border title (the board's turn) and its content."""
-    import io
-
-    from rich.console import Console
-
-    console = Console(width=200, record=True, file=io.StringIO())
-    console.print(widget.content)
-    return (f"{widget.border_title}\n" if widget.border_title else "") + console.export_text()
-
-
-async def ready(pilot) -> WatchScreen:
-    screen = pilot.app.screen
-    for _ in range(100):
-        await pilot.pause(0.02)
-        if isinstance(screen, WatchScreen) and screen.replay is not None:
-            return screen
-    raise AssertionError("the replay did not load")
+from tests.helpers import build_db, game, llm, play_one, pokeview, ready, text_of
 
 
 async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
@@ -144,9 +125,6 @@ async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
 
 
 async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path):
-    from tests.test_cli import pokeview
-    from tests.test_exchange import play_one
-
     db = str(tmp_path / "x.db")
     play_one(db, "heuristic", "random", "rv")
     page = tmp_path / "replay.html"
@@ -179,8 +157,6 @@ async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded
 
 
 async def test_a_game_that_ended_in_an_error_says_so_on_its_last_frame(tmp_path):
-    from tests.tui.conftest import build_db
-
     def broken(doc):
         doc["game"].update(status="error", winner=None, error="llm:x (p2) failed: [red]boom[/]")
 
@@ -327,9 +303,6 @@ async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(re
 
 
 async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopback):
-    from tests.test_games import game
-    from tests.test_llm import llm
-
     result = await game(
         bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
     )
@@ -346,9 +319,6 @@ async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopba
 
 
 async def test_a_re_asked_decision_shows_every_attempt(bridge, store, loopback):
-    from tests.test_games import game
-    from tests.test_llm import llm
-
     result = await game(
         bridge, store, llm(loopback, "loopback-malformed-once"), "random", text="re", turn_limit=2
     )

@@ -7,7 +7,7 @@ import tempfile
 from pokeview import paths
 from pokeview.app import PokeviewApp
 from pokeview.cli import main
-from tests.tui.test_watch import ready
+from tests.helpers import ready
 
 
 def test_watching_a_file_leaves_no_scratch_database(tmp_path, monkeypatch):

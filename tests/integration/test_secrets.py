@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.conftest import write_players
-from tests.test_cli import pokeview
+from tests.helpers import pokeview, write_players
 
 KEY = "sk-test-Zq8RVW3secretvalue71"
 

@@ -3,25 +3,14 @@
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
 from pokeview.store import open_store
-
-
-def pokeview(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "pokeview", *args],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, **(env or {})},
-    )
+from tests.helpers import one_clear_line, pokeview
 
 
 def logs(db: Path, game_id: int) -> tuple[str | None, str | None]:
@@ -60,15 +49,6 @@ def test_battle_twice_with_one_seed_gives_byte_identical_logs(tmp_path):
     failed = pokeview("verify", "2", "--db", str(db))
     assert failed.returncode == 1
     assert "differs at line" in failed.stdout and "|turn|9" in failed.stdout
-
-
-def one_clear_line(run: subprocess.CompletedProcess[str]) -> str:
-    assert run.returncode != 0
-    assert "Traceback" not in run.stderr + run.stdout
-    lines = [line for line in run.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, run.stderr
-    assert lines[0].startswith("pokeview: error: ")
-    return lines[0]
 
 
 def test_unknown_format(tmp_path):

@@ -5,101 +5,11 @@ from __future__ import annotations
 import pytest
 
 from pokeview.battle.actions import Action
-from pokeview.errors import PokeviewError
-from pokeview.players import make_player
 from pokeview.players.base import Decision
 from pokeview.players.llm import prompt
-from pokeview.players.llm.answer import parse_answer
-from pokeview.players.llm.config import ModelSpec, load_players
-from pokeview.players.llm.provider import ChatClient, ProviderError
 from pokeview.players.llm.record import side_updates
 from pokeview.players.llm.usage import Usage, cost
-from tests.conftest import write_players
-from tests.test_games import game
-
-PRICES = {"input": 3.0, "cached_input": 0.3, "output": 15.0}
-FAST = {"connect": 2, "first_token": 0.5, "total": 5}
-
-
-def spec(loopback, model="loopback", **kw) -> ModelSpec:
-    return ModelSpec(
-        name=model,
-        base_url=loopback.base_url,
-        model=model,
-        prices=kw.pop("prices", PRICES),
-        timeouts=kw.pop("timeouts", FAST),
-        max_retries=kw.pop("max_retries", 2),
-        retry_backoff=0.01,
-        **kw,
-    )
-
-
-def llm(loopback, model="loopback", **kw):
-    from pokeview.players.llm.player import LLMPlayer
-
-    return LLMPlayer(spec(loopback, model, **kw))
-
-
-ACTIONS = [Action("move Tackle", "move 1", "move"), Action("switch Pikachu", "switch 2", "switch")]
-
-
-def test_answers_read_the_last_action_and_reason_lines():
-    assert parse_answer("ACTION: 1\nREASON: a\nACTION: 2\nREASON: b", ACTIONS).index == 1
-    assert parse_answer("ACTION: switch Pikachu\nREASON: safe", ACTIONS).reason == "safe"
-    assert parse_answer("ACTION: 3", ACTIONS).problem.startswith("3 is not the number")
-    assert parse_answer("ACTION: Switch pikachu", ACTIONS).index is None
-    assert parse_answer("I attack", ACTIONS).problem == "there is no line starting with ACTION:"
-
-
-def test_cost_is_unknown_when_a_needed_price_is_missing_never_zero():
-    usage = Usage(input=1000, cached_input=400, output=200)
-    assert cost(usage, PRICES) == pytest.approx((600 * 3 + 400 * 0.3 + 200 * 15) / 1e6)
-    assert cost(usage, {"input": 3.0, "output": 15.0}) is None
-    assert cost(None, PRICES) is None
-    assert cost(Usage(input=10, output=5), {}) is None
-
-
-@pytest.mark.parametrize("model", ["loopback", "loopback-reasoning", "loopback-think"])
-async def test_reasoning_streams_from_each_field(loopback, model):
-    streamed: list[str] = []
-    client = ChatClient(spec(loopback, model))
-    messages = [{"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Tackle\n2. move Growl"}]
-    done = await client.complete(messages, on_reasoning=streamed.append)
-    await client.aclose()
-    assert done.reasoning.startswith("I have 2 legal actions.") and len(streamed) >= 2
-    assert "".join(streamed) == done.reasoning
-    assert done.content.startswith("ACTION: ") and "<think>" not in done.content
-    assert "think>" not in done.reasoning
-
-
-async def test_usage_with_cache_figures_and_without_usage(loopback):
-    client = ChatClient(spec(loopback))
-    first = [{"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Tackle"}]
-    a = await client.complete(first)
-    b = await client.complete(
-        [
-            *first,
-            {"role": "assistant", "content": a.content},
-            {"role": "user", "content": "YOUR LEGAL ACTIONS\n1. move Growl"},
-        ]
-    )
-    assert a.usage.cached_input == 0 and b.usage.cached_input > 0
-    assert b.usage.reasoning > 0 and b.usage.output > b.usage.reasoning
-    bare = await ChatClient(spec(loopback, "loopback-nousage")).complete(first)
-    assert bare.usage is None and cost(bare.usage, PRICES) is None
-
-
-async def test_stall_times_out_and_a_drop_is_a_connection_error(loopback):
-    with pytest.raises(ProviderError) as stall:
-        await ChatClient(spec(loopback, "loopback-stall")).complete(
-            [{"role": "user", "content": "x"}]
-        )
-    assert stall.value.kind == "timeout" and stall.value.retryable
-    with pytest.raises(ProviderError) as drop:
-        await ChatClient(spec(loopback, "loopback-drop")).complete(
-            [{"role": "user", "content": "x"}]
-        )
-    assert drop.value.kind == "connection" and drop.value.retryable
+from tests.helpers import FAST, PRICES, game, llm
 
 
 async def test_a_model_game_is_recorded_and_re_renders_byte_for_byte(bridge, store, loopback):
@@ -263,20 +173,6 @@ async def test_time_per_decision_counts_failed_attempts_and_retries(bridge, stor
     assert line.ms_per_decision >= 1800  # about 2 s a decision, not 0.00
 
 
-def test_players_file_errors_name_the_line_and_the_field(tmp_path):
-    broken = tmp_path / "broken.toml"
-    broken.write_text('[players.a]\nbase_url = "http://x"\nmodel = \n')
-    with pytest.raises(PokeviewError, match="line 3"):
-        load_players(broken)
-    unknown = write_players(
-        tmp_path / "unknown.toml", "http://x", a={"model": "m", "temprature": 1}
-    )
-    with pytest.raises(PokeviewError, match="unknown field 'temprature'"):
-        load_players(unknown)
-    with pytest.raises(PokeviewError, match="no model player 'zzz'"):
-        make_player("llm:zzz", unknown.with_name("none.toml"))
-
-
 async def test_team_preview_asks_for_the_lead_in_the_same_style(bridge, store, loopback, data_dir):
     team = (data_dir / "gen9ou-team.txt").read_text()
     result = await game(
@@ -343,23 +239,3 @@ async def test_a_model_whose_every_request_is_rejected_plays_a_void_game(bridge,
         void_share=1.0,
     )
     assert kept.status == "finished" and kept.error is None
-
-
-def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path):
-    import json
-    import subprocess
-    import sys
-
-    shown = subprocess.run(
-        [sys.executable, "-m", "pokeview", "players", "--schema"], capture_output=True, text=True
-    )
-    schema = json.loads(shown.stdout)
-    table = schema["$defs"]["PlayerTable"]
-    assert {"base_url", "model"} <= set(table["required"])
-    assert table["additionalProperties"] is False  # an unknown key is refused, as when loading
-    assert set(schema["$defs"]["Prices"]["properties"]) == {
-        "input",
-        "cached_input",
-        "cache_write",
-        "output",
-    }

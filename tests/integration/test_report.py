@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from pokeview.ratings.report import gather, move_name, pearson, write_report
+from pokeview.ratings.report import gather, write_report
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
+from tests.helpers import one_clear_line, pokeview
 
 HOSTILE = "<script>alert(1)</script>[red]"  # a model's name, as a players file may give it
 
@@ -27,13 +28,6 @@ def players_file(path: Path, base_url: str, priced: bool) -> Path:
         + f'\n[players."{HOSTILE}"]\nbase_url = "{base_url}"\nmodel = "loopback"\n{prices}'
     )
     return path
-
-
-def test_small_helpers():
-    assert move_name("move Earthquake + Terastallize (Ground)") == "Earthquake"
-    assert move_name("switch Garchomp") is None
-    assert pearson([1, 2, 3], [2, 4, 6]) == pytest.approx(1.0)
-    assert pearson([1, 2], [1, 2]) is None  # fewer than three points: not defined
 
 
 async def test_report_page_renders_in_a_browser_with_its_figures(bridge, store, loopback, tmp_path):
@@ -108,8 +102,6 @@ async def test_report_page_renders_in_a_browser_with_its_figures(bridge, store, 
 
 
 def test_report_of_an_unknown_run_is_one_clear_line(tmp_path):
-    from tests.test_cli import one_clear_line, pokeview
-
     line = one_clear_line(
         pokeview(
             "report", "nothing", "-o", str(tmp_path / "x.html"), "--db", str(tmp_path / "x.db")

@@ -15,16 +15,7 @@ import pytest
 
 from pokeview.errors import PokeviewError
 from pokeview.tournament.config import load_run_config
-from pokeview.tournament.schedule import plan
-from tests.test_cli import one_clear_line, pokeview
-
-CONFIG = """
-name = "kill-test"
-seed = "kill-test"
-pairs = 3
-players = ["random", "max-damage", "heuristic"]
-concurrency = 4
-"""
+from tests.helpers import BOTS_RUN, one_clear_line, pokeview
 
 
 def finished(db: Path) -> int:
@@ -56,22 +47,6 @@ def ratings(db: Path) -> list[tuple]:
     ]
 
 
-def test_config_plans_mirror_pairs_in_every_matchup(tmp_path):
-    path = tmp_path / "run.toml"
-    path.write_text(CONFIG)
-    config = load_run_config(path)
-    games = plan(config)
-    assert len(games) == 3 * 3 * 2
-    assert {(g.p1, g.p2) for g in games if g.pair == 0} == {
-        ("random", "max-damage"),
-        ("max-damage", "random"),
-        ("random", "heuristic"),
-        ("heuristic", "random"),
-        ("max-damage", "heuristic"),
-        ("heuristic", "max-damage"),
-    }
-
-
 @pytest.mark.parametrize(
     "text,field",
     [
@@ -100,7 +75,7 @@ def test_a_bad_config_names_the_field(tmp_path, text, field):
 
 def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(tmp_path):
     config = tmp_path / "run.toml"
-    config.write_text(CONFIG)
+    config.write_text(BOTS_RUN)
     whole, killed = tmp_path / "whole.db", tmp_path / "killed.db"
     assert pokeview("run", str(config), "--db", str(whole)).returncode == 0
 
@@ -146,16 +121,16 @@ def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(
 
 def test_a_changed_config_under_the_same_name_is_refused(tmp_path):
     config = tmp_path / "run.toml"
-    config.write_text(CONFIG.replace("pairs = 3", "pairs = 1"))
+    config.write_text(BOTS_RUN.replace("pairs = 3", "pairs = 1"))
     db = str(tmp_path / "x.db")
     assert pokeview("run", str(config), "--db", db).returncode == 0
-    config.write_text(CONFIG.replace("pairs = 3", "pairs = 2"))
+    config.write_text(BOTS_RUN.replace("pairs = 3", "pairs = 2"))
     assert "different config" in one_clear_line(pokeview("run", str(config), "--db", db))
 
 
 def test_the_bots_order_heuristic_over_max_damage_over_random(tmp_path):
     config = tmp_path / "run.toml"
-    config.write_text(CONFIG.replace("pairs = 3", "pairs = 8").replace("kill-test", "order"))
+    config.write_text(BOTS_RUN.replace("pairs = 3", "pairs = 8").replace("kill-test", "order"))
     db = tmp_path / "order.db"
     assert pokeview("run", str(config), "--db", str(db)).returncode == 0
     report = json.loads(pokeview("ratings", "order", "--json", "--db", str(db)).stdout)

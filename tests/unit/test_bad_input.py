@@ -3,19 +3,16 @@
 Each case is the command line (`{bad}` is tests/data/bad, `{tmp}` a fresh folder) and a piece of
 the message it must give. The command runs in-process against a database made beforehand; its
 row counts must not change.
+
+The cases Showdown's validator judges (it runs in Node) are in
+tests/integration/test_bad_input.py.
 """
 
 from __future__ import annotations
 
-import sqlite3
-from pathlib import Path
-
 import pytest
 
-from pokeview.cli import main
-from pokeview.store import open_store
-
-BAD = Path(__file__).parent / "data" / "bad"
+from tests.helpers import bad_input_gives_one_clear_line
 
 CASES = [
     # files that are not text
@@ -46,37 +43,10 @@ CASES = [
     # imported games of the wrong shape
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),
-    # run configs refused before the run is created
-    ("run {bad}/unknown-player.toml", "unknown player kind 'nobody'"),
-    ("run {bad}/unknown-format.toml", "unknown format 'gen9nosuchformat'"),
-    ("run {bad}/later-gen-team.toml", "the Pokémon Koraidon is not in Gen 1 (it first appears in"),
     ("runs --delete nobody", "no run 'nobody'"),
-    # custom games with what their generation does not have
-    ("battle --p1 random --p2 random --format gen1customgame --team1 {bad}/koraidon.txt",
-     "the team for p1: the Pokémon Koraidon is not in Gen 1 (it first appears in Gen 9)"),
-    ("battle --p1 random --p2 random --format gen1customgame --team1 {bad}/volt-switch.txt",
-     "the move Volt Switch is not in Gen 1 (it first appears in Gen 5)"),
 ]  # fmt: skip
-
-
-def row_counts(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
-        tables = [r[0] for r in conn.execute("select name from sqlite_master where type='table'")]
-        return {t: conn.execute(f"select count(*) from {t}").fetchone()[0] for t in tables}
 
 
 @pytest.mark.parametrize("argv,message", CASES, ids=[c[0][:60] for c in CASES])
 def test_bad_input_is_one_clear_line_and_writes_nothing(tmp_path, capsys, argv, message):
-    db = tmp_path / "x.db"
-    open_store(db).close()
-    before = row_counts(db)
-    fill = {"bad": str(BAD), "tmp": str(tmp_path)}
-    args = [part.format(**fill) for part in argv.split()]
-    assert main(["--db", str(db), *args]) == 2
-    out, err = capsys.readouterr()
-    lines = [line for line in err.splitlines() if line.strip()]
-    assert len(lines) == 1, err
-    assert lines[0].startswith("pokeview: error: ") and message.format(**fill) in lines[0]
-    assert "Traceback" not in err + out
-    assert row_counts(db) == before
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("x.db")) == []
+    bad_input_gives_one_clear_line(tmp_path, capsys, argv, message)

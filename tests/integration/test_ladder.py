@@ -11,15 +11,13 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from pokeview.ratings.bradley_terry import fit, fit_anchored
 from pokeview.ratings.summary import build_report
 from pokeview.tournament import ladder, ladder_play
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
-from tests.test_cli import one_clear_line, pokeview
+from tests.helpers import one_clear_line, pokeview, write_players
 
 MIDDLE = "tests.players_for_tests:HalfMaxDamage"  # between random and max-damage
 WRONG = "tests.players_for_tests:AlwaysSwitches"  # cannot beat random
@@ -29,15 +27,6 @@ BOTS = ["random", "max-damage", "heuristic", MIDDLE]
 def games(db: Path) -> int:
     with sqlite3.connect(db) as conn:
         return conn.execute("select count(*) from games").fetchone()[0]
-
-
-def test_anchored_fit_holds_its_anchors_and_agrees_with_one_anchor_shifted():
-    m = np.array([[0, 8, 9], [2, 0, 6], [1, 4, 0.0]])
-    two = fit_anchored(m, {1: 1000.0, 0: 1200.0})
-    assert two[0] == 1200 and two[1] == 1000 and two[2] < 1000
-    one = fit_anchored(m, {1: 1000.0})
-    shifted = fit(m) - fit(m)[1] + 1000
-    assert one[1] == 1000 and np.allclose(one, shifted, atol=5)  # only the prior's centre differs
 
 
 def cli(capsys, monkeypatch, *args: str) -> tuple[int, list[str], str]:
@@ -232,7 +221,6 @@ async def test_games_on_autopilot_are_void_played_again_once_then_the_player_sto
 ):
     """A model whose provider drops every connection plays on autopilot: each game is void
     (kept, left out of the ratings), played again once, and screening then stops it."""
-    from tests.conftest import write_players
 
     players = write_players(
         tmp_path / "players.toml",
@@ -264,8 +252,6 @@ async def test_games_on_autopilot_are_void_played_again_once_then_the_player_sto
 async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
     store, bridge, loopback, tmp_path
 ):
-    from tests.conftest import write_players
-
     players = write_players(
         tmp_path / "players.toml",
         loopback.base_url,

@@ -5,8 +5,7 @@ from __future__ import annotations
 import sqlite3
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.conftest import write_players
-from tests.test_cli import one_clear_line, pokeview
+from tests.helpers import one_clear_line, pokeview, write_players
 
 LOOPBACK_RUN = """
 name = "stand-in"

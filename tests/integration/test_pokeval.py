@@ -4,42 +4,10 @@ from __future__ import annotations
 
 import json
 
-from pokeview.pokeval import compare, graded
-from tests.conftest import DATA
-from tests.test_cli import one_clear_line, pokeview
+from tests.helpers import DATA, one_clear_line, pokeval_example, pokeview
 
 CASES = DATA / "pokeval" / "example-case.jsonl"
 PRINTED = DATA / "pokeval" / "example-printed-log.jsonl"
-
-
-def test_graded_lines_keep_the_graded_types_and_collapse_repeats():
-    log = [
-        "|gametype|singles",
-        "|switch|p1a: A|A|10/10",
-        "|t:|1",
-        "|-message|x",
-        "|-message|x",
-        "|debug|roll",
-        "|turn|1",
-        "|upkeep",
-    ]
-    assert graded(log) == ["|switch|p1a: A|A|10/10", "|-message|x", "|turn|1"]
-
-
-def test_turns_matched_before_the_first_wrong_line():
-    ref = ["|switch|a", "|turn|1", "|move|x", "|turn|2", "|move|y", "|turn|3", "|win|P1"]
-    assert compare("c", ref, ref).matched == 3 and compare("c", ref, ref).first_wrong is None
-    wrong_in_turn_2 = ref[:4] + ["|move|z"] + ref[5:]
-    c = compare("c", ref, wrong_in_turn_2)
-    assert (c.first_wrong, c.matched, c.turns) == (4, 1, 3)
-    short = compare("c", ref, ref[:5])
-    assert short.first_wrong == 5 and short.matched == 1
-
-
-def example() -> tuple[dict, list[str]]:
-    case = json.loads(CASES.read_text())
-    printed = json.loads(PRINTED.read_text())["log"]
-    return case, printed
 
 
 def write_jsonl(path, *objects) -> str:
@@ -62,7 +30,7 @@ def test_the_seed_example_is_reproduced_whole_by_the_pinned_showdown():
 
 
 def test_one_changed_damage_figure_departs_exactly_there(tmp_path):
-    case, printed = example()
+    case, printed = pokeval_example()
     assert printed[47] == "|-damage|p1a: Omanyte|39/210 brn"
     changed = printed[:47] + ["|-damage|p1a: Omanyte|31/210 brn"] + printed[48:]
     engine = write_jsonl(tmp_path / "engine.jsonl", {"id": case["id"], "log": changed})
@@ -77,7 +45,7 @@ def test_one_changed_damage_figure_departs_exactly_there(tmp_path):
 
 
 def test_a_choice_showdown_refuses_is_reported(tmp_path):
-    case, printed = example()
+    case, printed = pokeval_example()
     assert case["choices"][3] == {"turn": 3, "p1": None, "p2": "switch 6"}
     case["choices"][3]["p2"] = "move 1"  # Pidgeotto has fainted: a switch is due
     cases = write_jsonl(tmp_path / "cases.jsonl", case)
@@ -90,7 +58,7 @@ def test_a_choice_showdown_refuses_is_reported(tmp_path):
 
 
 def test_gen_1_teams_carry_no_item_ability_nature_or_stat_spread(tmp_path):
-    case, printed = example()
+    case, printed = pokeval_example()
     engine = write_jsonl(tmp_path / "engine.jsonl", {"id": case["id"], "log": printed})
     member = "Omanyte||{}|{}|leer,watergun|{}|{}|||||"
     for filled, said in [

@@ -12,8 +12,7 @@ import time
 import pytest
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.conftest import write_players
-from tests.test_cli import pokeview
+from tests.helpers import pokeview, write_players
 
 
 def statuses(db) -> list[str]:

@@ -1,17 +1,10 @@
-"""PokéBench's prompt, version 3, reproduced: exact bytes where the seed gives them."""
+"""PokéBench's prompt, version 3, reproduced: exact bytes where the seed gives them (a seeded
+game's messages against the examples are in tests/integration/test_prompt.py)."""
 
 from __future__ import annotations
 
-import re
-
 from pokeview.players.llm import prompt
-from tests.conftest import DATA
-
-EXAMPLES = DATA / "pokebench"
-
-
-def example(name: str) -> str:
-    return (EXAMPLES / name).read_text(encoding="utf-8")
+from tests.helpers import pokebench_example, shapes
 
 
 def mon(species, types, level, hp, maxhp, ability, item, tera, stats, moves, **extra):
@@ -176,14 +169,14 @@ def request_for(team, tera, active_moves):
 
 
 def test_system_prompt_is_the_seed_byte_for_byte():
-    assert prompt.system_prompt() == example("system-prompt-v3.txt")
+    assert prompt.system_prompt() == pokebench_example("system-prompt-v3.txt")
     assert prompt.system_prompt("[Gen 9] OU").startswith(
         "You are a player in a Pokémon battle on Pokémon Showdown. The format is [Gen 9] OU, singles."
     )
 
 
 def test_first_message_is_the_seed_byte_for_byte():
-    words = example("first-message.txt").split("\n\nCURRENT STATE")[0].split("\n")[1:]
+    words = pokebench_example("first-message.txt").split("\n\nCURRENT STATE")[0].split("\n")[1:]
     team = team_of_the_example()
     state = {
         "turn": 1,
@@ -211,11 +204,11 @@ def test_first_message_is_the_seed_byte_for_byte():
         "field": {"weather": "", "terrain": "", "pseudoWeather": [], "mine": [], "theirs": []},
     }
     actions = prompt.legal_actions(request_for(team, "Fighting", team[0]["moves"]))
-    assert prompt.first_message(words, state, actions) == example("first-message.txt")
+    assert prompt.first_message(words, state, actions) == pokebench_example("first-message.txt")
 
 
 def test_turn_6_message_is_the_seed_byte_for_byte():
-    text = example("turn6-message.txt")
+    text = pokebench_example("turn6-message.txt")
     words = text.split("\n\nSTATE NOW")[0].split("\n")[1:]
     full = {m["species"]: m for m in team_of_the_example()}
     granbull = dict(full["Granbull"], active=True, hp=227, boosts={})
@@ -291,50 +284,9 @@ def test_field_lines_appear_only_when_something_is_on_the_field():
 
 # -- shapes: a real seeded game's messages line up with the seed's examples ----------------------
 
-SHAPES = [
-    ("heading", r"^(BATTLE LOG|NEW EVENTS|YOUR LEGAL ACTIONS|YOUR ACTIVE POKÉMON:)$"),
-    ("state", r"^(CURRENT STATE|STATE NOW) \((turn \d+)\)$"),
-    ("team", r"^YOUR TEAM \(Player [12]\):$"),
-    ("foe-team", r"^OPPONENT'S TEAM \(Player [12]\), as far as you have seen it:$"),
-    ("foe", r"^OPPONENT \(Player [12]\):$"),
-    (
-        "mon",
-        r"^- [^\[\]]+ \[(ACTIVE|bench)\], [A-Za-z]+(/[A-Za-z]+)?, L\d+, "
-        r"(HP \d+/\d+ \(\d+%\)|HP \d+%|fainted)$",
-    ),
-    ("ability", r"^  Ability: [^,]+, Item: [^,]+, Tera type: [A-Za-z]+$"),
-    ("stats", r"^  Stats: Atk \d+, Def \d+, SpA \d+, SpD \d+, Spe \d+$"),
-    (
-        "active-moves",
-        r"^  Moves: ([^;]+ \([A-Za-z]+, (Physical|Special|Status)(, \d+ BP)?, "
-        r"(\d+% accuracy|never misses)(: [^)]*)?\)(; )?)+$",
-    ),
-    ("moves", r"^  Moves: [^;()]+(; [^;()]+)*$"),
-    ("foe-ability", r"^  Ability: [^,]+$"),
-    ("seen", r"^  Moves seen: .+$"),
-    ("unseen", r"^- \d Pokémon not seen yet$"),
-    ("bench", r"^YOUR BENCH: .+$"),
-    ("also", r"^ALSO SEEN: .+$"),
-    ("action", r"^\d+\. (move|switch) .+$"),
-    ("closing", r"^Choose one action\. Answer with only the ACTION line and the REASON line\.$"),
-    ("blank", r"^$"),
-]
-
-
-def shapes(message: str) -> list[str]:
-    """Each line's shape; log lines fold into one 'log' item, repeated shapes into one."""
-    out: list[str] = []
-    for line in message.split("\n"):
-        shape = next((name for name, rx in SHAPES if re.match(rx, line)), "log")
-        if shape in ("foe-ability",):
-            continue  # seen or not depending on the game
-        if not out or out[-1] != shape:
-            out.append(shape)
-    return out
-
 
 def test_shapes_of_the_examples_are_what_the_test_expects():
-    assert shapes(example("first-message.txt")) == [
+    assert shapes(pokebench_example("first-message.txt")) == [
         "heading",
         "log",
         "blank",
@@ -375,22 +327,3 @@ def test_shapes_of_the_examples_are_what_the_test_expects():
         "blank",
         "closing",
     ]
-
-
-async def test_a_seeded_game_gives_messages_shaped_like_the_examples(bridge, store):
-    from pokeview.players.llm.record import side_updates
-    from tests.test_games import game
-
-    result = await game(bridge, store, "heuristic", "max-damage", text="prompt-shapes")
-    updates = side_updates(store, result.game_id, "p1")
-    first = prompt.decision_message(updates, 0)
-    assert shapes(first) == shapes(example("first-message.txt"))
-    later_example = shapes(example("turn6-message.txt"))
-    points = prompt.decision_points(updates)
-    later = [prompt.decision_message(updates, p.index) for p in points[1:]]
-    turn_starts = [m for m in later if not m.split("\n\nSTATE NOW")[0].endswith("fainted!")]
-    # Every later message has the example's structure (bench/also lines and actions vary only).
-    for message in later:
-        assert shapes(message)[:1] == ["heading"] and "STATE NOW (turn " in message
-        assert message.endswith(prompt.CLOSING)
-    assert any(shapes(m) == later_example for m in turn_starts)

@@ -6,9 +6,7 @@ import json
 import sqlite3
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.conftest import write_players
-from tests.helpers import read_decisions
-from tests.test_cli import one_clear_line, pokeview
+from tests.helpers import one_clear_line, pokeview, read_decisions, write_players
 
 KEY = "sk-planted-7f3a9c1e-do-not-leak"
 

@@ -9,30 +9,12 @@ import signal
 
 import pytest
 
-from pokeview.battle import seeds
-from pokeview.battle.loop import play_game
 from pokeview.battle.verify import verify_game
 from pokeview.errors import BattleRefused
-from pokeview.players import make_player
 from pokeview.sim.client import Bridge
 from pokeview.store import open_store
+from tests.helpers import game
 from tests.players_for_tests import Raises, RefusedOnce
-
-FORMAT = "gen9randombattle"
-
-
-async def game(bridge, store, p1="heuristic", p2="max-damage", text="t", pair=0, **kw):
-    return await play_game(
-        kw.pop("format", FORMAT),
-        seeds.game_seed(text, pair),
-        make_player(p1) if isinstance(p1, str) else p1,
-        make_player(p2) if isinstance(p2, str) else p2,
-        bridge=bridge,
-        store=store,
-        seed_text=text,
-        pair=pair,
-        **kw,
-    )
 
 
 async def test_a_game_is_recorded_with_provenance_decisions_and_events(bridge, store):

@@ -11,8 +11,7 @@ import pytest
 
 from pokeview.sim.server import LocalServer
 from pokeview.store import open_store
-from tests.test_cli import pokeview
-from tests.test_exchange import free_port
+from tests.helpers import free_port, game, pokeview
 
 
 def play_against_a_leaver(tmp_path, mode: str) -> tuple[subprocess.CompletedProcess, int]:
@@ -77,7 +76,6 @@ def test_a_program_killed_mid_game_loses_on_time(tmp_path):
 
 async def test_an_input_log_that_ends_in_a_forfeit_imports_as_won(bridge, store):
     from pokeview.exchange import import_input_log
-    from tests.test_games import game
 
     played = await game(bridge, store, "random", "heuristic", text="forfeit", turn_limit=6)
     lines = store.game(played.game_id).input_log.splitlines()

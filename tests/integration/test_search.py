@@ -1,5 +1,5 @@
 """The search player on the real bridge: it plays, it is deterministic with a node budget, it
-sees only its own side, and bad specs are one line."""
+sees only its own side, and a format it cannot search is one line."""
 
 from __future__ import annotations
 
@@ -11,22 +11,7 @@ from pokeview.battle.loop import play_game, side_payload
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
-from pokeview.store.store import DecisionRow
-
-FORMAT = "gen9randombattle"
-
-
-async def game(bridge, store, p1, p2, text, **kw):
-    return await play_game(
-        FORMAT,
-        seeds.game_seed(text, 0),
-        make_player(p1),
-        make_player(p2),
-        bridge=bridge,
-        store=store,
-        seed_text=text,
-        **kw,
-    )
+from tests.helpers import FORMAT, game, one_clear_line, pokeview
 
 
 async def test_search_beats_random_and_records_what_it_considered(bridge, store):
@@ -151,27 +136,6 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
     assert answers[0][1], "the search considered nothing"
 
 
-@pytest.mark.parametrize(
-    ("spec", "words"),
-    [
-        ("search:foo=1", "unknown search parameter 'foo'"),
-        ("search:ms=0", "ms=0 is out of range"),
-        ("search:ms=600000", "out of range"),
-        ("search:nodes=-5", "out of range"),
-        ("search:depth=9", "out of range"),
-        ("search:ms=abc", "whole number"),
-        ("search:ms", "needs a value"),
-        ("search:ms=100,nodes=10", "one budget"),
-        ("search:cpu=100,ms=10", "one budget"),
-        ("search:cpu=0", "out of range"),
-    ],
-)
-def test_bad_search_specs_are_one_line(spec, words):
-    with pytest.raises(PokeviewError) as info:
-        make_player(spec)
-    assert words in str(info.value) and "\n" not in str(info.value)
-
-
 async def test_a_format_it_cannot_search_is_refused_before_anything_is_kept(bridge, store):
     with pytest.raises(PokeviewError, match="cannot search format 'gen9ou'"):
         await play_game(
@@ -185,53 +149,7 @@ async def test_a_format_it_cannot_search_is_refused_before_anything_is_kept(brid
     assert store.games(limit=10) == []
 
 
-def test_the_decision_pane_shows_what_the_search_considered_literally():
-    import io
-
-    from rich.console import Console
-
-    from pokeview.widgets.decision_pane import DecisionPane
-
-    detail = {
-        "search": {
-            "budget": "200 ms",
-            "depth": 1,
-            "nodes": 37,
-            "samples": 1,
-            "elapsed_ms": 198.4,
-            "considered": [
-                {"action": "move [red]Surf[/red]", "value": 0.412, "weight": 0.75},
-                {"action": "switch Pelipper", "value": -0.1, "weight": 0.25},
-            ],
-        }
-    }
-    row = DecisionRow(
-        1,
-        1,
-        "p1",
-        0,
-        1,
-        {},
-        ["move [red]Surf[/red]", "switch Pelipper"],
-        0,
-        "move 1",
-        "chosen",
-        [],
-        detail,
-        "",
-        1.0,
-    )
-    pane = DecisionPane()
-    console = Console(width=120, record=True, file=io.StringIO())
-    for part in pane._parts(row, "search", conversation=None):
-        console.print(part)
-    text = console.export_text()
-    assert "considered" in text and "budget 200 ms · 37 nodes" in text
-    assert "+0.412   75%  move [red]Surf[/red]" in text
-
-
 def test_a_run_with_a_format_it_cannot_search_is_one_line_and_plays_nothing(tmp_path):
-    from tests.test_cli import one_clear_line, pokeview
 
     config = tmp_path / "run.toml"
     config.write_text(

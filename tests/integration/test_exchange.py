@@ -15,7 +15,7 @@ from pokeview.battle.loop import play_game
 from pokeview.players import make_player
 from pokeview.sim import install
 from pokeview.sim.server import port_open
-from tests.test_cli import one_clear_line, pokeview
+from tests.helpers import free_port, one_clear_line, play_one, pokeview
 
 
 class FirstMovePlayer(Player):
@@ -30,8 +30,8 @@ class FirstMovePlayer(Player):
 
 
 async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
-    outside = make_player("tests.test_exchange:FirstMovePlayer")
-    assert outside.describe()["engine"] == "tests.test_exchange FirstMovePlayer"
+    outside = make_player("tests.integration.test_exchange:FirstMovePlayer")
+    assert outside.describe()["engine"] == "tests.integration.test_exchange FirstMovePlayer"
     result = await play_game(
         "gen9randombattle",
         seeds.game_seed("outside"),
@@ -43,14 +43,6 @@ async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
     assert result.status == "finished"  # and it verifies at teardown
     firsts = [d for d in store.decisions(result.game_id, "p1") if d.actions[0].startswith("move ")]
     assert firsts and all(d.action == 0 for d in firsts if not d.refusals)
-
-
-def free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_on_the_bridge(
@@ -66,7 +58,7 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
     from pokeview.tournament.runner import run_tournament
 
     # The same player, in process on the bridge ...
-    spec = "tests.test_exchange:FirstMovePlayer"
+    spec = "tests.integration.test_exchange:FirstMovePlayer"
     in_process = {"name": "in-process", "seed": "o", "pairs": 1, "players": ["heuristic", spec]}
     progress = await run_tournament(
         parse_run_config(in_process, tmp_path / "a.toml"), store=store, bridge=bridge
@@ -306,12 +298,6 @@ def test_server_starts_on_loopback_and_stops_cleanly():
     assert not port_open(port)
 
 
-def play_one(db: str, p1: str, p2: str, seed: str, *more: str) -> None:
-    """Record one headless game with `pokeview battle` (game 1 in a new database)."""
-    played = pokeview("battle", "--p1", p1, "--p2", p2, "--seed", seed, *more, "--db", db)
-    assert played.returncode == 0, played.stderr
-
-
 def rows(db, sql):
     import sqlite3
 
@@ -441,17 +427,3 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     )
     assert "Showdown" in one_clear_line(pokeview("import", str(bad_team), "--db", db))
     assert rows(db, "select count(*) from games") == [(1,)]
-
-
-def test_a_server_game_that_is_not_the_started_one_is_caught():
-    from pokeview.exchange.server_game import _battle_lines
-
-    server = [
-        "|j|☆a",
-        "|switch|p1a: Azelf|Azelf, L84|100/100",
-        "|move|p1a: Azelf|Fire Blast|p2a: X",
-    ]
-    ours = ["|switch|p1a: Azelf|Azelf, L84|100/100", "|move|p1a: Azelf|Fire Blast|p2a: X"]
-    assert _battle_lines(server) == _battle_lines(ours)  # chat and joins aside, the same game
-    other = [*ours[:1], "|move|p1a: Azelf|Psychic|p2a: X"]
-    assert _battle_lines(server) != _battle_lines(other)

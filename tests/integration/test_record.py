@@ -1,0 +1,97 @@
+"""The record, version 3: typed events, compacted finished games, migration from version 2."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+import pytest
+
+from pokeview.store import open_store
+from tests.helpers import ROOT, unpack_v2
+
+
+async def test_a_finished_game_is_one_compressed_body_and_reads_as_before(store, bridge):
+    from pokeview.battle import seeds
+    from pokeview.battle.loop import play_game
+    from pokeview.players import make_player
+
+    result = await play_game(
+        "gen9randombattle",
+        seeds.game_seed("body", 0),
+        make_player("random"),
+        make_player("random"),
+        bridge=bridge,
+        store=store,
+        turn_limit=20,
+    )
+    store.commit()
+    game = store.game(result.game_id)
+    assert game.compacted and game.spectator_log and "|turn|" in game.spectator_log
+    with sqlite3.connect(store.path) as conn:  # the rows went into the body
+        assert conn.execute("select count(*) from events").fetchone() == (0,)
+        assert conn.execute("select count(*) from decisions").fetchone() == (0,)
+        assert conn.execute("select count(*) from bodies").fetchone() == (1,)
+    kinds = {e.kind for e in store.events(game.id)}
+    assert {"log", "input", "side", "choice", "end"} <= kinds
+    decisions = store.decisions(game.id)
+    assert decisions and decisions == sorted(decisions, key=lambda d: (d.side, d.idx))
+
+
+def test_a_crash_while_compacting_leaves_the_game_whole_as_rows(tmp_path):
+    db = tmp_path / "crash.db"
+    run = subprocess.run(
+        [sys.executable, "-m", "pokeview", "battle", "--p1", "random", "--p2", "random"]
+        + ["--seed", "crash", "--turn-limit", "5", "--db", str(db)],
+        env={**os.environ, "POKEVIEW_TEST_CRASH": "compaction"},
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode != 0
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select count(*) from bodies").fetchone() == (0,)
+        rows = conn.execute("select count(*) from events").fetchone()[0]
+        assert rows > 0
+        assert conn.execute("select status, compacted from games").fetchone() == ("running", None)
+    store = open_store(db)
+    try:
+        game = store.game(1)
+        assert game.status == "interrupted"  # its process is gone
+        assert len(store.events(1)) == rows
+    finally:
+        store.close()
+
+
+def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_path, data_dir):
+    db = unpack_v2(data_dir, tmp_path / "source")
+    open_store(db).close()  # migrated while it can be written
+    mount = tmp_path / "ro"
+    mount.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=32m", "tmpfs", str(mount)]).returncode:
+        pytest.skip("this machine does not let the tests mount a file system")
+    try:
+        (mount / "games.db").write_bytes(db.read_bytes())
+        subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
+        ro = str(mount / "games.db")
+
+        def pokeview(*args: str) -> subprocess.CompletedProcess[str]:
+            return subprocess.run(
+                [sys.executable, "-m", "pokeview", *args, "--db", ro],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+            )
+
+        for args in (("games",), ("ratings",), ("export", "2"), ("prompt", "2", "--turn", "2")):
+            shown = pokeview(*args)
+            assert shown.returncode == 0 and shown.stdout, (args, shown.stderr)
+        refused = pokeview("battle", "--p1", "random", "--p2", "random")
+        assert refused.returncode == 2
+        assert refused.stderr.splitlines() == [
+            f"pokeview: error: the database {ro} is read-only: nothing can be written"
+        ]
+    finally:
+        subprocess.run(["umount", str(mount)])
