@@ -21,6 +21,7 @@ sys.path.insert(0, str(ROOT))
 
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
@@ -41,13 +42,15 @@ async def play(db: Path, matchups: list[tuple[str, str]], games: int, turn_limit
                 p1, p2 = p2, p1
             async with semaphore:
                 return await play_game(
-                    "gen9randombattle",
-                    seeds.game_seed("record-bench", n // (2 * len(matchups))),
-                    make_player(p1),
-                    make_player(p2),
+                    GameSpec(
+                        format="gen9randombattle",
+                        seed=seeds.game_seed("record-bench", n // (2 * len(matchups))),
+                        p1=make_player(p1),
+                        p2=make_player(p2),
+                        turn_limit=turn_limit,
+                    ),
                     bridge=bridge,
                     store=store,
-                    turn_limit=turn_limit,
                 )
 
         await one(0)  # warm up (imports, JIT); not counted

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.sim import install  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
@@ -56,14 +57,16 @@ async def pokeview_rate(bridge, store, p1, p2, games, concurrency, text) -> tupl
     async def one(pair: int):
         async with semaphore:
             return await play_game(
-                "gen9randombattle",
-                seeds.game_seed(text, pair),
-                make_player(p1),
-                make_player(p2),
+                GameSpec(
+                    format="gen9randombattle",
+                    seed=seeds.game_seed(text, pair),
+                    p1=make_player(p1),
+                    p2=make_player(p2),
+                    seed_text=text,
+                    pair=pair,
+                ),
                 bridge=bridge,
                 store=store,
-                seed_text=text,
-                pair=pair,
             )
 
     start, node_before, python_before = time.perf_counter(), node_cpu(bridge), time.process_time()

@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
@@ -54,15 +55,17 @@ async def match(
             p1, p2 = (spec, rival) if search_seat == "p1" else (rival, spec)
             async with semaphore:
                 result = await play_game(
-                    "gen9randombattle",
-                    seeds.game_seed(text, pair),
-                    make_player(p1),
-                    make_player(p2),
+                    GameSpec(
+                        format="gen9randombattle",
+                        seed=seeds.game_seed(text, pair),
+                        p1=make_player(p1),
+                        p2=make_player(p2),
+                        seed_text=text,
+                        pair=pair,
+                        seat=0 if search_seat == "p1" else 1,
+                    ),
                     bridge=bridge,
                     store=store,
-                    seed_text=text,
-                    pair=pair,
-                    seat=0 if search_seat == "p1" else 1,
                 )
             if result.status != "finished":
                 score["error"] += 1

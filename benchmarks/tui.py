@@ -34,6 +34,7 @@ sys.path.insert(0, str(ROOT))
 from pokeview.app import make_app  # noqa: E402
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.screens.home import HomeScreen  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
@@ -47,13 +48,15 @@ async def long_game(db: Path) -> int:
     store = open_store(db)
     async with Bridge() as bridge:
         result = await play_game(
-            "gen9customgame",
-            seeds.game_seed("bench-300"),
-            make_player("random"),
-            make_player("random"),
+            GameSpec(
+                format="gen9customgame",
+                seed=seeds.game_seed("bench-300"),
+                p1=make_player("random"),
+                p2=make_player("random"),
+                teams={"p1": SPLASH, "p2": SPLASH},
+            ),
             bridge=bridge,
             store=store,
-            teams={"p1": SPLASH, "p2": SPLASH},
         )
     store.close()
     return result.game_id

@@ -125,6 +125,7 @@ def _use_server_port(args: argparse.Namespace) -> None:
 
 def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle import seeds
+    from pokeview.battle.spec import GameSpec
     from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
     from pokeview.sim.client import Bridge
@@ -147,25 +148,24 @@ def cmd_battle(args: argparse.Namespace) -> int:
     teams = None
     if args.team1 or args.team2:
         teams = {
-            "p1": _read_team(args.team1 or args.team2),
-            "p2": _read_team(args.team2 or args.team1),
+            "p1": _read_team(args.team1 or args.team2) or "",
+            "p2": _read_team(args.team2 or args.team1) or "",
         }
     seed_text = args.seed if args.seed is not None else secrets.token_hex(4)
     store = _store(args)
 
     async def run() -> Any:
         async with Bridge() as bridge:
-            return await play_any(
-                args.format,
-                seeds.game_seed(seed_text),
-                p1,
-                p2,
-                bridge=bridge,
-                store=store,
+            spec = GameSpec(
+                format=args.format,
+                seed=seeds.game_seed(seed_text),
+                p1=p1,
+                p2=p2,
                 turn_limit=args.turn_limit,
                 teams=teams,
                 seed_text=seed_text,
             )
+            return await play_any(spec, bridge=bridge, store=store)
 
     result = _run_stoppable(run())
     store.close()

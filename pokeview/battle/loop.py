@@ -14,20 +14,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.actions import Action, legal_actions
+from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
-from pokeview.battle.void import DEFAULT_SHARE, void_reason
+from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
-from pokeview.players.base import DecisionContext, Player
+from pokeview.players.base import DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.store import Store
 
-SIDES = ("p1", "p2")
 SEAT_NAMES = {"p1": "Player 1", "p2": "Player 2"}  # what the players (and models) are called
 MAX_REFUSALS = 20
 
@@ -75,31 +74,19 @@ class _Pending:
 
 
 class _Game:
-    def __init__(
-        self,
-        *,
-        bridge: Bridge,
-        store: Store,
-        format_id: str,
-        seed: str,
-        players: dict[str, Player],
-        turn_limit: int,
-        teams: dict[str, str] | None,
-        inputlog: list[str] | None,
-        void_share: float = DEFAULT_SHARE,
-    ) -> None:
+    def __init__(self, spec: GameSpec, *, bridge: Bridge, store: Store) -> None:
+        self.spec = spec
         self.bridge = bridge
-        self.void_share = void_share
         self.store = store
-        self.format = format_id
-        self.seed = seed
-        self.players = players
-        self.turn_limit = turn_limit
-        self.teams = teams
-        self.inputlog = inputlog
+        self.format = spec.format
+        self.seed = spec.seed
+        self.players = spec.players
+        self.inputlog = spec.inputlog
         self.game_id = 0
-        self.views = {s: SideView(s, format_id, SEAT_NAMES[s]) for s in SIDES}
+        # A view is a shell until a player reads its poke-env battle (see SideView).
+        self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
+        self.decoded = dict.fromkeys(SIDES, 0)  # how many of each side's have their snapshot
         self.next_index = dict.fromkeys(SIDES, 0)
         self.pending: dict[str, _Pending] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -114,7 +101,7 @@ class _Game:
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
             return {"inputlog": self.inputlog}
-        return start_spec(self.format, self.seed, self.teams)
+        return start_spec(self.format, self.seed, self.spec.teams)
 
     def restore(self, game_id: int) -> None:
         """Continue a stored game: its input log up to the last step that moved the battle is
@@ -162,9 +149,9 @@ class _Game:
         self.input = lines
         self.inputlog = lines
 
-    async def run(self, record: dict[str, Any]) -> GameResult:
+    async def run(self) -> GameResult:
         if not self.resuming:
-            self.game_id = self.store.create_game(**record)
+            self.game_id = self.store.create_game(**self.spec.record(self.bridge.showdown_version))
         try:
             self.channel = await self.bridge.open(self.start_spec())
             while True:
@@ -231,7 +218,7 @@ class _Game:
         return False
 
     def requested(self, side: str, request: dict[str, Any]) -> None:
-        if self.views[side].turn >= self.turn_limit and not request.get("forceSwitch"):
+        if self.views[side].turn >= self.spec.turn_limit and not request.get("forceSwitch"):
             if not self.tie_sent and self.channel:
                 self.tie_sent = True
                 self.channel.tie()
@@ -283,7 +270,7 @@ class _Game:
             seed=seeds.decision_seed(self.seed, side, pending.index * 100 + len(pending.refusals)),
             refusal=refusal,
             refused=[a for a in pending.actions if a.choice in refused_choices],
-            updates=self.updates[side],
+            updates=self.updates_for(side),
             emit=lambda kind, data: self.events(side, kind, data),
             game_id=self.game_id,
             bridge=self.bridge,
@@ -336,6 +323,16 @@ class _Game:
         assert self.channel is not None
         self.channel.choose(side, action.choice)
 
+    def updates_for(self, side: str) -> list[ev.Side]:
+        """The side's updates so far, for its player. Bots decide from the request and the
+        protocol; for the others (a model's prompt, a person's board) snapshots are decoded."""
+        updates = self.updates[side]
+        if self.players[side].kind != "bot":
+            for n in range(self.decoded[side], len(updates)):
+                updates[n] = ev.with_state(updates[n])
+            self.decoded[side] = len(updates)
+        return updates
+
     def _fail_from_task(self, exc: Exception) -> None:
         if self.channel:
             self.channel.fail(exc)
@@ -364,8 +361,9 @@ class _Game:
 
     def void_reason(self) -> str | None:
         """Why the game is void: a model side the harness decided for too often (RotomArena)."""
+        share = self.spec.void_share
         reasons = [
-            void_reason(side, p.name, self.store.decisions(self.game_id, side), self.void_share)
+            void_reason(side, p.name, self.store.decisions(self.game_id, side), share)
             for side, p in self.players.items()
             if p.kind == "llm"
         ]
@@ -400,80 +398,28 @@ class _Game:
 
 
 def side_payload(update: SideUpdate) -> ev.Side:
-    return ev.Side(update.lines, update.text, update.request, update.error, update.state)
+    return ev.side_from_bridge(
+        update.lines, update.text, update.request, update.error, update.state
+    )
 
 
-async def play_game(
-    format: str,
-    seed: str,
-    p1: Player,
-    p2: Player,
-    *,
-    bridge: Bridge,
-    store: Store,
-    turn_limit: int = 300,
-    teams: dict[str, str] | None = None,
-    seed_text: str | None = None,
-    run_id: int | None = None,
-    pair: int | None = None,
-    seat: int | None = None,
-    inputlog: list[str] | None = None,
-    parent_game: int | None = None,
-    parent_decision: int | None = None,
-    resume: int | None = None,
-    void_share: float = DEFAULT_SHARE,
-) -> GameResult:
-    """Play one game to its end (or to turn `turn_limit`, a tie) and record it.
-
-    `seed` is a game seed from `seeds.game_seed`; `inputlog`, when given, starts the battle from
-    an input log (a prefix of another game's: a fork) instead of from format and seed; `resume`
-    continues a stored game that was left unfinished (same id, same record). A game in which a
-    model side was on autopilot for more than `void_share` of its decisions ends `void`.
-    """
-    if not seed:
+async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResult:
+    """Play one game to its end (or to its turn limit, a tie) and record it."""
+    if not spec.seed:
         raise PokeviewError("a game needs a seed")
-    for player in (p1, p2):  # a player that cannot play this format says so before anything is kept
+    for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first
         check = getattr(player, "check_format", None)
         if check is not None:
-            check(format)
-    players = {"p1": p1, "p2": p2}
+            check(spec.format)
     if not bridge.running:
         await bridge.start()
-    record = {
-        "run_id": run_id,
-        "pair": pair,
-        "seat": seat,
-        "format": format,
-        "seed_text": seed_text,
-        "seed": seed,
-        "p1": p1.name,
-        "p2": p2.name,
-        "p1_config": p1.describe(),
-        "p2_config": p2.describe(),
-        "teams": teams,
-        "pokeview_version": __version__,
-        "showdown_version": bridge.showdown_version,
-        "parent_game": parent_game,
-        "parent_decision": parent_decision,
-        "exclude_from_ratings": 1 if parent_game is not None else 0,
-    }
-    game = _Game(
-        bridge=bridge,
-        store=store,
-        format_id=format,
-        seed=seed,
-        players=players,
-        turn_limit=turn_limit,
-        teams=teams,
-        inputlog=inputlog,
-        void_share=void_share,
-    )
-    if resume is not None:
-        game.restore(resume)
+    game = _Game(spec, bridge=bridge, store=store)
+    if spec.resume is not None:
+        game.restore(spec.resume)
     try:
-        return await game.run(record)
+        return await game.run()
     finally:
         if game.steps:  # Showdown started it (a refused start leaves nothing behind)
-            for player in players.values():
+            for player in spec.players.values():
                 store.remember_player(player.name, player.kind, player.describe())
             store.commit()

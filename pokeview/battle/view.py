@@ -37,8 +37,8 @@ class SideView:
     """A side's protocol lines and requests, fed to a poke-env `Battle` when one is read.
 
     Parsing into poke-env is most of Python's work per game, and only players built on poke-env
-    read the result (a model reads the bridge's snapshots, a person the board): the lines wait
-    until someone asks for `battle`, then are fed in order.
+    read the result (a model reads the bridge's snapshots, a person the board, the random bot
+    its request): the lines wait until someone asks for `battle`, then are fed in order.
     """
 
     def __init__(self, side: str, format_id: str, username: str, tag: str = "battle") -> None:
@@ -73,10 +73,7 @@ class SideView:
                 self.turn = int(line[6:])
         if request is not None:
             self.request = request
-        if self._battle is None:
-            self._waiting.append((lines, request))
-        else:
-            self._parse(lines, request)
+        self._waiting.append((lines, request))  # parsed when `battle` is next read
 
     def _parse(self, lines: list[str], request: dict[str, Any] | None) -> None:
         battle = self._battle

@@ -191,6 +191,7 @@ async def import_input_log(
 ) -> int:
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
     from pokeview.battle.loop import play_game
+    from pokeview.battle.spec import GameSpec
     from pokeview.errors import BattleRefused
     from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
@@ -207,16 +208,15 @@ async def import_input_log(
         for side in ("p1", "p2")
     }
     try:
-        result = await play_game(
-            format_id,
-            "imported",
-            players["p1"],
-            players["p2"],
-            bridge=bridge,
-            store=store,
+        spec = GameSpec(
+            format=format_id,
+            seed="imported",
+            p1=players["p1"],
+            p2=players["p2"],
             inputlog=header,
             seed_text=f"imported from {source}",
         )
+        result = await play_game(spec, bridge=bridge, store=store)
     except BattleRefused as exc:
         raise PokeviewError(f"Showdown would not replay this input log: {exc}") from None
     if result.status != "finished":

@@ -23,9 +23,11 @@ import json
 import os
 import time
 import weakref
+from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
+from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players.base import DecisionContext, Player
 from pokeview.players.server import ServerPlayer, server_port
@@ -117,22 +119,10 @@ async def _on_poke_loop(coro: Any) -> Any:
     return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(coro, POKE_LOOP))
 
 
-async def play_over_server(
-    format: str,
-    p1: Player,
-    p2: Player,
-    *,
-    bridge: Any,
-    store: Any,
-    teams: dict[str, str] | None = None,
-    seed: str = "",
-    seed_text: str | None = None,
-    run_id: int | None = None,
-    pair: int | None = None,
-    seat: int | None = None,
-) -> Any:
+async def play_over_server(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
     """One game between a pokeview player and a `server:USER` player, recorded as usual."""
-    players = {"p1": p1, "p2": p2}
+    players = spec.players
+    format, seed, teams = spec.format, spec.seed, spec.teams
     outside = [s for s, p in players.items() if p.kind == "server"]
     if len(outside) != 1:
         raise PokeviewError("a server game needs exactly one server:USER player")
@@ -157,22 +147,7 @@ async def play_over_server(
             ours, theirs.user, format, named, ours_side, seed, port
         )
     lines, server_log = _split_log(lines)
-    result = await _record(
-        header,
-        lines,
-        decisions,
-        {ours_side: ours, outside[0]: theirs},
-        ours_side,
-        format,
-        seed,
-        teams,
-        bridge,
-        store,
-        seed_text,
-        run_id,
-        pair,
-        seat,
-    )
+    result = await _record(spec, header, lines, decisions, ours_side, bridge, store)
     if server_log and result.status == "finished":
         recorded = store.game(result.game_id).spectator_log or ""
         if _battle_lines(server_log) != _battle_lines(recorded.splitlines()):
@@ -333,20 +308,13 @@ async def _server_input_log(tag: str, port: int) -> list[str]:
 
 
 async def _record(
+    spec: GameSpec,
     header: list[str],
     lines: list[str],
     decisions: list[dict[str, Any]],
-    players: dict[str, Any],
     host_side: str,
-    format: str,
-    seed: str,
-    teams: dict[str, str] | None,
     bridge: Any,
     store: Any,
-    seed_text: str | None,
-    run_id: int | None,
-    pair: int | None,
-    seat: int | None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
     from pokeview.battle.loop import play_game
@@ -363,40 +331,31 @@ async def _record(
             side,
             choices[side],
             source,
-            as_player=players[side],
+            as_player=spec.players[side],
             details=decisions if side == host_side else None,
             ending=ending(lines),  # the outside program forfeited, or lost on time
         )
         for side in ("p1", "p2")
     }
-    return await play_game(
-        format,
-        seed,
-        recorded["p1"],
-        recorded["p2"],
-        bridge=bridge,
-        store=store,
-        teams=teams,
+    replay = replace(
+        spec,
+        p1=recorded["p1"],
+        p2=recorded["p2"],
         inputlog=header,
-        seed_text=seed_text or "played on the local server",
-        run_id=run_id,
-        pair=pair,
-        seat=seat,
+        seed_text=spec.seed_text or "played on the local server",
     )
+    return await play_game(replay, bridge=bridge, store=store)
 
 
-async def play(format: str, seed: str, p1: Player, p2: Player, **options: Any) -> Any:
+async def play(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
     """One game, on the bridge or, when a side is a `server:USER` program, on the local server:
     the callers that may meet such a player (`battle`, runs, ladders) choose here, so the game
     loop below never asks what kind of player it has."""
     from pokeview.battle.loop import play_game
 
-    if not (isinstance(p1, ServerPlayer) or isinstance(p2, ServerPlayer)):
-        return await play_game(format, seed, p1, p2, **options)
-    unusable = [k for k in ("inputlog", "resume", "parent_game") if options.get(k) is not None]
+    if not (isinstance(spec.p1, ServerPlayer) or isinstance(spec.p2, ServerPlayer)):
+        return await play_game(spec, bridge=bridge, store=store)
+    unusable = [k for k in ("inputlog", "resume", "parent_game") if getattr(spec, k) is not None]
     if unusable:
         raise PokeviewError(f"a game on the local server cannot take {', '.join(unusable)}")
-    taken = ("bridge", "store", "teams", "seed_text", "run_id", "pair", "seat")
-    return await play_over_server(
-        format, p1, p2, seed=seed, **{k: v for k, v in options.items() if k in taken}
-    )
+    return await play_over_server(spec, bridge=bridge, store=store)

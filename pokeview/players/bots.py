@@ -18,6 +18,7 @@ from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.random_choice import random_choice
 from pokeview.store.rows import How
 
 BOTS: dict[str, type[PokeEnvPlayer]] = {
@@ -110,6 +111,8 @@ class BotPlayer:
         self.name = name
         self._engine = _engine(engine or BOTS[name])
         self._modules = _random_users(type(self._engine))
+        # poke-env's own RandomPlayer needs no battle: its choice is made from the request.
+        self._request_only = type(self._engine) is RandomPlayer
 
     def describe(self) -> dict[str, Any]:
         engine = type(self._engine)
@@ -118,6 +121,10 @@ class BotPlayer:
 
     async def decide(self, ctx: DecisionContext) -> Decision:
         # Every choice is a function of the game seed, side and decision index.
+        if self._request_only and not ctx.refused:
+            index = random_choice(ctx.request, ctx.actions, ctx.seed)
+            if index is not None:  # the same action poke-env's RandomPlayer would choose
+                return Decision(index, how=How.CHOSEN)
         view = ctx.view  # parsed before the draw, outside the lock
         with own_random(ctx.seed, self._modules):
             if ctx.request.get("teamPreview"):

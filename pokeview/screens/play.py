@@ -136,42 +136,42 @@ class PlayScreen(Screen[None]):
     async def play(self) -> None:
         from pokeview.battle import seeds
         from pokeview.battle.loop import play_game
+        from pokeview.battle.spec import GameSpec
         from pokeview.players import make_player
         from pokeview.sim.client import Bridge
 
         store = self.store
         assert store is not None
         bridge = Bridge()
-        kwargs: dict[str, Any] = {}
+        origin: dict[str, Any]  # where the game comes from: GameSpec's fields
         if self.resume is not None:
             game = store.game(self.resume)
             self.side = "p1" if game.p1_config.get("kind") == "human" else "p2"
             other = game.p2 if self.side == "p1" else game.p1
             self.opponent_spec = other
             self.format = game.format
-            seed, kwargs = game.seed, {"resume": game.id, "seed_text": game.seed_text}
+            seed, origin = game.seed, {"resume": game.id, "seed_text": game.seed_text}
         elif self.fork is not None:
             source_id, event_id, _ = self.fork
             source = store.game(source_id)
             self.format = source.format
             seed = source.seed
             decision = [e for e in store.events(source_id) if e.id == event_id]
-            kwargs = {
+            origin = {
                 "inputlog": store.input_log_before(source_id, event_id),
                 "parent_game": source_id,
                 "parent_decision": decision[0].id if decision else None,
             }
         else:
             text = self.seed_text or f"play-{int(time.time())}"
-            seed, kwargs = seeds.game_seed(text), {"seed_text": text, "teams": self.teams}
+            seed, origin = seeds.game_seed(text), {"seed_text": text, "teams": self.teams}
         opponent = make_player(self.opponent_spec, self.players_file)
         p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
+        spec = GameSpec(format=self.format, seed=seed, p1=p1, p2=p2, **origin)
         self.sub_title = strip_control(f"you ({self.side}) against {opponent.name} · {self.format}")
         try:
             async with bridge:
-                result = await play_game(
-                    self.format, seed, p1, p2, bridge=bridge, store=store, **kwargs
-                )
+                result = await play_game(spec, bridge=bridge, store=store)
                 self.game_id = result.game_id
                 self.result = result
                 self.finished()  # at once, not after the bridge has closed

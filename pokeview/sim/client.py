@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import msgspec
 import orjson
 
 from pokeview import paths
@@ -29,24 +30,29 @@ if TYPE_CHECKING:
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
 
-@dataclass(slots=True)
-class SideUpdate:
+class SideUpdate(msgspec.Struct):
     """What one side saw in one step: protocol lines, their words, a request, a refusal."""
 
     lines: list[str]
     text: list[str]
-    request: dict[str, Any] | None
-    error: str | None
-    state: dict[str, Any] | None = None  # what the side knows, at each request (for prompts)
+    request: dict[str, Any] | None = None
+    error: str | None = None
+    # What the side knows, at each request: the bridge's JSON, undecoded. Only models and people
+    # read it (it is half of a step's bytes), so the record takes it as it is and decoding waits
+    # for a reader (see `events.Side`).
+    state: msgspec.Raw = msgspec.Raw(b"null")
 
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "lines": self.lines,
-            "text": self.text,
-            "request": self.request,
-            "error": self.error,
-            "state": self.state,
-        }
+
+class _StepLine(msgspec.Struct):
+    battle: str
+    sides: dict[str, SideUpdate]
+    spectator: list[str]
+    input: list[str]
+    end: dict[str, Any] | None = None
+    stopped: dict[str, Any] | None = None
+
+
+_STEP_LINE = msgspec.json.Decoder(_StepLine)
 
 
 @dataclass(slots=True)
@@ -247,9 +253,23 @@ class BridgeHost:
         assert proc.stdout is not None
         try:
             while line := await proc.stdout.readline():
-                self._dispatch(orjson.loads(line))
+                # Steps are nearly every line: decoded straight into their types (the bridge
+                # writes "battle" then "type" first). The rest are few and small.
+                if b'"type":"step"' in line[:64]:
+                    self._step(line)
+                else:
+                    self._dispatch(orjson.loads(line))
         finally:
             await self._on_exit(proc, generation)
+
+    def _step(self, line: bytes) -> None:
+        step = _STEP_LINE.decode(line)
+        channel = self._channels.get(step.battle)
+        if channel is None:
+            return
+        channel.queue.put_nowait(
+            Step(step.sides, step.spectator, step.input, end=step.end, stopped=step.stopped)
+        )
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
@@ -261,20 +281,7 @@ class BridgeHost:
         if channel is None:
             return
         if kind == "step":
-            channel.queue.put_nowait(
-                Step(
-                    sides={
-                        side: SideUpdate(
-                            u["lines"], u["text"], u["request"], u["error"], u.get("state")
-                        )
-                        for side, u in msg["sides"].items()
-                    },
-                    spectator=msg["spectator"],
-                    input=msg["input"],
-                    end=msg.get("end"),
-                    stopped=msg.get("stopped"),
-                )
-            )
+            self._step(orjson.dumps(msg))
         elif kind == "followed":
             channel.queue.put_nowait(msg)  # type: ignore[arg-type]
         elif kind == "crash":

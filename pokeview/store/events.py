@@ -47,6 +47,25 @@ class Side(Payload):
     frame: bool = False  # an imported replay: a point to stop at with no decision behind it
 
 
+_NULL = msgspec.Raw(b"null")
+
+
+def side_from_bridge(
+    lines: list[str], text: list[str], request: Any, error: str | None, state: msgspec.Raw
+) -> Side:
+    """A side event as the bridge sent it, its snapshot still the bridge's JSON: written to the
+    record as it is, and decoded only for a reader (`with_state`)."""
+    raw: Any = None if state == _NULL else state
+    return Side(lines, text, request, error, raw)
+
+
+def with_state(side: Side) -> Side:
+    """The event with its snapshot decoded (itself when it already is)."""
+    if isinstance(side.state, msgspec.Raw):
+        return msgspec.structs.replace(side, state=msgspec.json.decode(side.state))
+    return side
+
+
 class Choice(Payload):
     idx: int
     action: int

@@ -13,6 +13,7 @@ from typing import Any
 
 from pokeview import __version__
 from pokeview.battle import seeds
+from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.store.rows import How
 from pokeview.store.store import Store
@@ -243,19 +244,18 @@ async def play_ladder(
 
     async def play(pair: int, seat: int, p1: str, p2: str) -> None:
         async with semaphore:
-            result = await play_any(
-                fmt,
-                seeds.game_seed(seed_text, pair),
-                make_player(p1, players_file),  # fresh players for every game
-                make_player(p2, players_file),
-                bridge=bridge,
-                store=store,
+            spec = GameSpec(
+                format=fmt,
+                seed=seeds.game_seed(seed_text, pair),
+                p1=make_player(p1, players_file),  # fresh players for every game
+                p2=make_player(p2, players_file),
                 turn_limit=int(ladder.config["turn_limit"]),
                 seed_text=seed_text,
                 run_id=ladder.run_id,
                 pair=pair,
                 seat=seat,
             )
+            result = await play_any(spec, bridge=bridge, store=store)
         what = f"{result.status}"
         if result.status == "void":  # the game loop's own verdict (RotomArena's rule)
             what = f"void: {result.error} (it is played again once)"

@@ -19,6 +19,7 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.loop import GameResult
+from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.exchange.server_game import play as play_any
 from pokeview.players import make_player
@@ -198,13 +199,11 @@ async def run_tournament(
             if on_progress:
                 on_progress(progress)
             try:
-                result = await play_any(
-                    config.format,
-                    seeds.game_seed(config.seed, game.pair),
-                    make_player(game.p1, players_file),  # fresh players for every game
-                    make_player(game.p2, players_file),
-                    bridge=bridge,
-                    store=store,
+                spec = GameSpec(
+                    format=config.format,
+                    seed=seeds.game_seed(config.seed, game.pair),
+                    p1=make_player(game.p1, players_file),  # fresh players for every game
+                    p2=make_player(game.p2, players_file),
                     turn_limit=config.turn_limit,
                     teams=config.team_for_pair(game.pair),
                     seed_text=config.seed,
@@ -213,6 +212,7 @@ async def run_tournament(
                     seat=game.seat,
                     void_share=config.void_autopilot_share,
                 )
+                result = await play_any(spec, bridge=bridge, store=store)
             finally:
                 progress.running -= 1
             progress.done += 1

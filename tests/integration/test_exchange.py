@@ -12,6 +12,7 @@ from poke_env.player import Player
 
 from pokeview.battle import seeds
 from pokeview.battle.loop import play_game
+from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
 from pokeview.sim import install
 from pokeview.sim.server import port_open
@@ -32,14 +33,13 @@ class FirstMovePlayer(Player):
 async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
     outside = make_player("tests.integration.test_exchange:FirstMovePlayer")
     assert outside.describe()["engine"] == "tests.integration.test_exchange FirstMovePlayer"
-    result = await play_game(
-        "gen9randombattle",
-        seeds.game_seed("outside"),
-        outside,
-        make_player("random"),
-        bridge=bridge,
-        store=store,
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("outside"),
+        p1=outside,
+        p2=make_player("random"),
     )
+    result = await play_game(spec, bridge=bridge, store=store)
     assert result.status == "finished"  # and it verifies at teardown
     firsts = [d for d in store.decisions(result.game_id, "p1") if d.actions[0].startswith("move ")]
     assert firsts and all(d.action == 0 for d in firsts if not d.refusals)
@@ -181,18 +181,17 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
         bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))
         ours, theirs = make_player("max-damage"), make_player("server:foulish")
         p1, p2 = (ours, theirs) if host == "p1" else (theirs, ours)
-        result = await play(  # the game on the local server: exchange chooses it
-            "gen9randombattle",
-            seeds.game_seed("fp"),
-            p1,
-            p2,
-            bridge=bridge,
-            store=store,
+        spec = GameSpec(
+            format="gen9randombattle",
+            seed=seeds.game_seed("fp"),
+            p1=p1,
+            p2=p2,
             seed_text="fp",
             pair=0,
             seat=seat,
             turn_limit=300,
         )
+        result = await play(spec, bridge=bridge, store=store)  # exchange chooses the server
         await asyncio.wait_for(bot, 60)
         assert result.status == "finished", result.error
         theirs_side = "p2" if host == "p1" else "p1"

@@ -16,17 +16,17 @@ from tests.helpers import ROOT, unpack_v2
 async def test_a_finished_game_is_one_compressed_body_and_reads_as_before(store, bridge):
     from pokeview.battle import seeds
     from pokeview.battle.loop import play_game
+    from pokeview.battle.spec import GameSpec
     from pokeview.players import make_player
 
-    result = await play_game(
-        "gen9randombattle",
-        seeds.game_seed("body", 0),
-        make_player("random"),
-        make_player("random"),
-        bridge=bridge,
-        store=store,
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("body", 0),
+        p1=make_player("random"),
+        p2=make_player("random"),
         turn_limit=20,
     )
+    result = await play_game(spec, bridge=bridge, store=store)
     store.commit()
     game = store.game(result.game_id)
     assert game.compacted and game.spectator_log and "|turn|" in game.spectator_log

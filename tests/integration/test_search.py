@@ -8,6 +8,7 @@ import pytest
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import play_game, side_payload
+from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
@@ -138,14 +139,13 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
 
 async def test_a_format_it_cannot_search_is_refused_before_anything_is_kept(bridge, store):
     with pytest.raises(PokeviewError, match="cannot search format 'gen9ou'"):
-        await play_game(
-            "gen9ou",
-            seeds.game_seed("x"),
-            make_player("search"),
-            make_player("random"),
-            bridge=bridge,
-            store=store,
+        spec = GameSpec(
+            format="gen9ou",
+            seed=seeds.game_seed("x"),
+            p1=make_player("search"),
+            p2=make_player("random"),
         )
+        await play_game(spec, bridge=bridge, store=store)
     assert store.games(limit=10) == []
 
 

@@ -1,0 +1,83 @@
+"""poke-env's RandomPlayer's choice, made from the request alone.
+
+RandomPlayer plays `orders[int(random.random() * len(orders))]` of `battle.valid_orders`: the
+switches, then the moves, then the moves again with each gimmick the active Pokémon may use.
+poke-env builds both lists from the request (which Pokémon are active and fainted, which moves are
+disabled), so the same draw from the same seed names the same action without a poke-env
+`Battle`, and feeding one is most of Python's time in a game between bots. Where the request
+holds what this does not follow exactly (team preview, mega evolution, z-moves, dynamax, moves
+poke-env renames, Pokémon sharing a name), or the order would name no legal action, it returns
+None and the bot asks poke-env instead. `tests/integration/test_bots.py` checks it against
+poke-env decision by decision.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pokeview.battle.actions import Action
+
+_NOT_FOLLOWED = ("canMegaEvo", "canZMove", "canDynamax", "maxMoves", "canUltraBurst")
+
+
+def _order_list(request: dict[str, Any]) -> list[tuple[str, str, bool]] | None:
+    """`battle.valid_orders` as (kind, name or move id, terastallize); None where unsure."""
+    side = request["side"]["pokemon"]
+    names = [mon["ident"][4:] for mon in side]
+    if len(set(names)) != len(names) or any(not n.isascii() or n.lower() == n for n in names):
+        return None  # poke-env keys its team by name, and matches a name or a species id
+    active = request["active"][0] if "active" in request else None
+    if active is not None and any(active.get(key) for key in _NOT_FOLLOWED):
+        return None
+    orders: list[tuple[str, str, bool]] = []
+    if not (active and active.get("trapped")):
+        reviving = any(mon.get("reviving") for mon in side)
+        for mon in side:
+            fainted = mon["condition"] == "0 fnt"
+            if fainted if reviving else not mon["active"] and not fainted:
+                orders.append(("switch", mon["ident"][4:], False))
+    force_switch = request.get("forceSwitch", [False])[0]
+    if active is None or force_switch or not any(mon["active"] for mon in side):
+        return orders
+    moves = []
+    for move in active["moves"]:
+        if move.get("disabled"):
+            continue
+        move_id = move["id"]
+        if not move_id.isalnum() or move_id.startswith(("return", "frustration", "hiddenpower")):
+            return None  # poke-env stores these under another id
+        moves.append(move_id)
+    orders += [("move", m, False) for m in moves]
+    if active.get("canTerastallize"):
+        orders += [("move", m, True) for m in moves]
+    return orders
+
+
+def _action_of(order: tuple[str, str, bool], actions: list[Action]) -> int | None:
+    """The action `order_to_action` finds for this order (the first that matches)."""
+    kind, what, tera = order
+    gimmick = "terastallize" if tera else None
+    for i, a in enumerate(actions):
+        if kind == "switch" and a.kind == "switch" and a.name == what:
+            return i
+        if (
+            kind == "move"
+            and a.kind == "move"
+            and a.gimmick == gimmick
+            and (a.move_id == what or (a.move_id or "").startswith(what))
+        ):
+            return i
+    return None
+
+
+def random_choice(request: dict[str, Any], actions: list[Action], seed: int) -> int | None:
+    """The index of the action RandomPlayer would choose with this decision's seed, or None
+    when only poke-env can say."""
+    if request.get("teamPreview") or request.get("wait"):
+        return None
+    orders = _order_list(request)
+    if not orders:
+        return None
+    draw = random.Random(seed).random()
+    return _action_of(orders[int(draw * len(orders))], actions)
