@@ -191,7 +191,7 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
         text = _read(base, declared.team_library, "team_library", where)
         library = [t.strip() for t in text.split("\n===\n") if t.strip()]
         if not library:
-            raise bad("team_library", "holds no team")
+            raise bad("team_library", f"{_path(base, declared.team_library)} holds no team")
     return RunConfig(
         name=declared.name.strip(),
         seed=declared.seed,
@@ -211,8 +211,13 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
     )
 
 
+def _path(base: Path, name: str) -> Path:
+    """A file a config names, relative to the config's folder."""
+    return (base / name) if not Path(name).is_absolute() else Path(name)
+
+
 def _read(base: Path, name: str, key: str, where: Path) -> str:
-    path = (base / name) if not Path(name).is_absolute() else Path(name)
+    path = _path(base, name)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
