@@ -76,7 +76,7 @@ def problem(data: Any, kind: Any) -> str:
 
 def schema(kind: Any) -> dict[str, Any]:
     """The JSON schema of a declaration, for editors."""
-    return msgspec.json.schema(kind)
+    return {"$schema": "https://json-schema.org/draft/2020-12/schema", **msgspec.json.schema(kind)}
 
 
 # -- finding the key --------------------------------------------------------------------------
@@ -168,7 +168,8 @@ def _field_names(kind: Any) -> list[str]:
     for member in _members(kind):
         bare = _bare(member)
         if isinstance(bare, type) and issubclass(bare, msgspec.Struct):
-            return sorted(f.encode_name for f in msgspec.structs.fields(bare))
+            names = (f.encode_name for f in msgspec.structs.fields(bare))
+            return sorted(n for n in names if n != "$schema")
     return []
 
 

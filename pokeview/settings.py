@@ -15,7 +15,7 @@ from pokeview.errors import PokeviewError
 
 
 class Settings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """settings.json: its only declaration."""
+    """pokeview's settings.json, written by the app: what it remembers between sessions."""
 
     theme: str | None = None  # the name of the theme last chosen
 

@@ -38,8 +38,9 @@ COLORS = (
 
 
 class ThemeFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A theme file: the fields of Textual's `Theme`, its only declaration here."""
+    """A pokeview theme (JSON, in themes/): the fields of a Textual theme."""
 
+    schema: str | None = msgspec.field(default=None, name="$schema")  # for editors
     name: Annotated[str, msgspec.Meta(pattern=r"\S", extra={"expected": "text that is not blank"})]
     primary: Color
     secondary: Color | None = None
@@ -82,7 +83,9 @@ def read_theme(path: Path) -> Theme:
             raise PokeviewError(
                 f"{path}: {key}: expected {expected}, got {config_files.shown(value)}"
             ) from None
-    return Theme(**msgspec.structs.asdict(declared))
+    fields = msgspec.structs.asdict(declared)
+    del fields["schema"]
+    return Theme(**fields)
 
 
 def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:

@@ -49,18 +49,25 @@ class Teams(msgspec.Struct, forbid_unknown_fields=True):
     p2: str
 
 
+# The run config's only declaration. What a type cannot say (players known, matchups naming
+# listed players, team files readable) is checked in `parse_run_config`.
 class RunFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A run config (TOML or JSON): its only declaration. The semantic checks (players known,
-    matchups naming listed players, team files readable) are in `parse_run_config`."""
+    """A pokeview run config (TOML or JSON): the players, the matchups, the seed text and how
+    many mirror pairs to play."""
 
-    name: Annotated[str, NotBlank, msgspec.Meta(description="the run's name, unique")]
+    schema: str | None = msgspec.field(default=None, name="$schema")  # for editors, in JSON
+    name: Annotated[
+        str, NotBlank, msgspec.Meta(description="the run's name; starting it again resumes it")
+    ]
     seed: Annotated[
         str,
         NotBlank,
         msgspec.Meta(description='the seed text: pair k is played on sha256("SEED#k")'),
     ]
     format: Annotated[str, msgspec.Meta(description="a Showdown format id")] = "gen9randombattle"
-    turn_limit: Annotated[int, _whole(TURN_LIMITS, "a game still on at this turn is a tie")] = 300
+    turn_limit: Annotated[
+        int, _whole(TURN_LIMITS, "a game still going at this turn ends in a tie")
+    ] = 300
     pairs: Annotated[
         int, _whole(PAIRS, "mirror pairs per matchup: two games each, seats swapped")
     ] = 1
@@ -91,7 +98,7 @@ class RunFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     players_file: Annotated[
         str | None, msgspec.Meta(description="the players file naming the model players")
     ] = None
-    description: str = ""
+    description: Annotated[str, msgspec.Meta(description="words about the run")] = ""
     void_autopilot_share: Annotated[
         float,
         msgspec.Meta(
@@ -122,7 +129,7 @@ class RunConfig:
     team_library_path: str | None = None
     concurrency: int = 8
     players_file: str | None = None
-    description: str = ""
+    description: Annotated[str, msgspec.Meta(description="words about the run")] = ""
     void_autopilot_share: float = DEFAULT_SHARE
     raw: dict[str, Any] = field(default_factory=dict)
 
@@ -131,6 +138,7 @@ class RunConfig:
         """SHA-256 of the config as read, canonically, with team files' contents in it."""
         canonical = {**self.raw, "teams": self.teams, "team_library": self.team_library}
         canonical.pop("concurrency", None)  # how fast it runs does not change what it plays
+        canonical.pop("$schema", None)  # nor does where an editor finds its schema
         return hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
     @property

@@ -101,8 +101,10 @@ class Timeouts(msgspec.Struct, forbid_unknown_fields=True):
     total: Positive = 900.0
 
 
+# The players file's only declaration.
 class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """One `[players.NAME]` table of the players file: the file's only declaration."""
+    """A model player, `[players.NAME]`, played as `llm:NAME`: an OpenAI-compatible
+    chat-completions endpoint and the model it serves."""
 
     base_url: Annotated[
         str,
@@ -124,6 +126,8 @@ class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class PlayersFile(msgspec.Struct, forbid_unknown_fields=True):
+    """pokeview's players file: the model players, each a `[players.NAME]` table."""
+
     players: dict[str, PlayerTable] = msgspec.field(default_factory=dict)
 
 
