@@ -24,6 +24,12 @@ def _run() -> dict[str, Any]:
     return run_schema()
 
 
+def _ladder() -> dict[str, Any]:
+    from pokeview.tournament.ladder import ladder_schema
+
+    return ladder_schema()
+
+
 def _players() -> dict[str, Any]:
     from pokeview.players.llm.config import players_schema
 
@@ -42,9 +48,11 @@ def _settings() -> dict[str, Any]:
     return settings_schema()
 
 
-# kind -> its schema: run configs, the players file, theme files, the user's settings
+# kind -> its schema: run configs, the players file, theme files, the user's settings, and a
+# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand)
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run": _run,
+    "ladder": _ladder,
     "players": _players,
     "theme": _theme,
     "settings": _settings,
