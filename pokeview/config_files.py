@@ -57,11 +57,11 @@ def problem(data: Any, kind: Any) -> str:
         return "not valid"
     keys, message = found
     at = _key_text(keys)
-    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", message)
-    missing = re.fullmatch(r"Object missing required field `(.*)`", message)
-    if unknown or missing:
-        name = (unknown or missing)[1]  # type: ignore[index]
-        at = f"{at}.{name}" if at else name
+    unknown = re.fullmatch(r"Object contains unknown field `(.*)`", message, re.DOTALL)
+    missing = re.fullmatch(r"Object missing required field `(.*)`", message, re.DOTALL)
+    field = unknown or missing
+    if field:
+        at = f"{at}.{_key(field[1])}" if at else _key(field[1])
         if unknown:
             fields = _field_names(_type_at(kind, keys))
             what = "unknown field" + (f" (fields: {', '.join(fields)})" if fields else "")
@@ -176,8 +176,14 @@ def _field_names(kind: Any) -> list[str]:
 def _key_text(keys: list[str | int]) -> str:
     out = ""
     for key in keys:
-        out += f"[{key}]" if isinstance(key, int) else (f".{key}" if out else key)
+        out += f"[{key}]" if isinstance(key, int) else (f".{_key(key)}" if out else _key(key))
     return out
+
+
+def _key(name: str) -> str:
+    """A key as TOML spells it: bare, or quoted with escapes (so that a key holding a newline or
+    a terminal's control sequence cannot break the one line or reach the terminal)."""
+    return name if re.fullmatch(r"[A-Za-z0-9_$-]+", name) else json.dumps(name)
 
 
 # -- words --------------------------------------------------------------------------------------
