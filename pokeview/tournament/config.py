@@ -35,7 +35,7 @@ TURN_LIMITS = (1, 1000)  # Showdown itself ends every battle at turn 1000
 CONCURRENCY = (1, 256)
 
 
-def _whole(allowed: tuple[int, int], description: str) -> Any:
+def _whole(allowed: tuple[int, int], description: str) -> msgspec.Meta:
     return msgspec.Meta(ge=allowed[0], le=allowed[1], description=description)
 
 
@@ -129,7 +129,7 @@ class RunConfig:
     team_library_path: str | None = None
     concurrency: int = 8
     players_file: str | None = None
-    description: Annotated[str, msgspec.Meta(description="words about the run")] = ""
+    description: str = ""
     void_autopilot_share: float = DEFAULT_SHARE
     raw: dict[str, Any] = field(default_factory=dict)
 
