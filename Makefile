@@ -6,7 +6,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: setup browser demo test test-fast check lint format bench clean
+.PHONY: setup browser demo test test-fast check lint format schemas bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -53,6 +53,10 @@ format: $(STAMP)
 	$(BIN)/ruff check --fix pokeview tests benchmarks
 
 check: lint test
+
+# The config files' JSON schemas for editors, from their declarations (a unit test compares).
+schemas: $(STAMP)
+	$(BIN)/python -m pokeview.config_schemas docs/schemas
 
 bench: setup
 	$(BIN)/python benchmarks/ratings.py

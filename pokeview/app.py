@@ -2,27 +2,15 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from textual.app import App
-from textual.theme import Theme
 
 from pokeview import paths, settings
 from pokeview.commands import ScreenKeys
+from pokeview.themes import load_themes
 
 DEFAULT_THEME = "pokeview-dark"
-
-
-def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:
-    """Themes from JSON files; a broken file is reported and skipped, never fatal."""
-    themes, problems = [], []
-    for path in sorted(folder.glob("*.json")):
-        try:
-            themes.append(Theme(**json.loads(path.read_text())))
-        except (OSError, ValueError, TypeError) as exc:
-            problems.append(f"theme {path.name} was skipped: {exc}")
-    return themes, problems
 
 
 class PokeviewApp(App[None]):
@@ -43,7 +31,10 @@ class PokeviewApp(App[None]):
         themes, problems = load_themes(self.themes_dir)
         for theme in themes:
             self.register_theme(theme)
-        wanted = settings.load().get("theme", DEFAULT_THEME)
+        saved, ignored = settings.read()
+        if ignored:
+            problems.append(ignored)
+        wanted = saved.theme or DEFAULT_THEME
         self.theme = (
             wanted
             if wanted in self.available_themes

@@ -106,8 +106,11 @@ def row_counts(db: Path) -> dict[str, int]:
         return {t: conn.execute(f"select count(*) from {t}").fetchone()[0] for t in tables}
 
 
-def bad_input_gives_one_clear_line(tmp_path: Path, capsys, argv: str, message: str) -> None:
-    """`pokeview ARGV` run in-process: exit 2, one `pokeview: error:` line, nothing written."""
+def bad_input_gives_one_clear_line(
+    tmp_path: Path, capsys, argv: str, message: str, exact: bool = False
+) -> None:
+    """`pokeview ARGV` run in-process: exit 2, one `pokeview: error:` line (holding `message`,
+    or being it when `exact`), nothing written."""
     from pokeview.cli import main
 
     db = tmp_path / "x.db"
@@ -120,6 +123,8 @@ def bad_input_gives_one_clear_line(tmp_path: Path, capsys, argv: str, message: s
     lines = [line for line in err.splitlines() if line.strip()]
     assert len(lines) == 1, err
     assert lines[0].startswith("pokeview: error: ") and message.format(**fill) in lines[0]
+    if exact:
+        assert lines[0] == "pokeview: error: " + message.format(**fill)
     assert "Traceback" not in err + out
     assert row_counts(db) == before
     assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith("x.db")) == []

@@ -96,7 +96,25 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
         return ServerPlayer(spec.removeprefix("server:"))
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
-    raise PokeviewError(
+    raise PokeviewError(unknown_kind(spec))
+
+
+def check_spec(spec: str) -> str | None:
+    """What is wrong with a spec's kind, without making the player (which may load a model's
+    settings or a module): None when `make_player` knows the kind."""
+    spec = spec.strip()
+    known = (
+        spec in BOTS
+        or spec in LOOPBACK
+        or spec in ("search", "human")
+        or spec.startswith(("search:", "human:", "llm:", "server:"))
+        or ":" in spec
+    )
+    return None if known else unknown_kind(spec)
+
+
+def unknown_kind(spec: str) -> str:
+    return (
         f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
         "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER "
         "(a program on the local Showdown server)"

@@ -19,32 +19,100 @@ from __future__ import annotations
 
 import hashlib
 import itertools
-import json
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import orjson
 
+from pokeview import config_files
 from pokeview.battle.void import DEFAULT_SHARE
 from pokeview.errors import PokeviewError
 
-FIELDS = {
-    "name",
-    "seed",
-    "format",
-    "turn_limit",
-    "pairs",
-    "players",
-    "matchups",
-    "teams",
-    "team_library",
-    "concurrency",
-    "players_file",
-    "description",
-    "void_autopilot_share",
-}
+PAIRS = (1, 10_000)
+TURN_LIMITS = (1, 1000)  # Showdown itself ends every battle at turn 1000
+CONCURRENCY = (1, 256)
+
+
+def _whole(allowed: tuple[int, int], description: str) -> msgspec.Meta:
+    return msgspec.Meta(ge=allowed[0], le=allowed[1], description=description)
+
+
+NotBlank = msgspec.Meta(pattern=r"\S", extra={"expected": "text that is not blank"})
+
+
+class Teams(msgspec.Struct, forbid_unknown_fields=True):
+    """The same two teams in every game: files of packed or exported text, beside the config."""
+
+    p1: str
+    p2: str
+
+
+# The run config's only declaration. What a type cannot say (players known, matchups naming
+# listed players, team files readable) is checked in `parse_run_config`.
+class RunFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A pokeview run config (TOML or JSON): the players, the matchups, the seed text and how
+    many mirror pairs to play."""
+
+    schema: str | None = msgspec.field(default=None, name="$schema")  # for editors, in JSON
+    name: Annotated[
+        str, NotBlank, msgspec.Meta(description="the run's name; starting it again resumes it")
+    ]
+    seed: Annotated[
+        str,
+        NotBlank,
+        msgspec.Meta(description='the seed text: pair k is played on sha256("SEED#k")'),
+    ]
+    format: Annotated[str, msgspec.Meta(description="a Showdown format id")] = "gen9randombattle"
+    turn_limit: Annotated[
+        int, _whole(TURN_LIMITS, "a game still going at this turn ends in a tie")
+    ] = 300
+    pairs: Annotated[
+        int, _whole(PAIRS, "mirror pairs per matchup: two games each, seats swapped")
+    ] = 1
+    players: Annotated[
+        list[str],
+        msgspec.Meta(
+            min_length=2,
+            description='player specs, such as "heuristic", "search:ms=200" or "llm:NAME"',
+            extra={"expected": 'a list of at least two player specs, e.g. ["heuristic", "random"]'},
+        ),
+    ]
+    matchups: Annotated[
+        Literal["round-robin"] | list[tuple[str, str]],
+        msgspec.Meta(
+            description='"round-robin", or the matchups as [A, B] pairs of listed players',
+            extra={"expected": '"round-robin" or a list of [A, B] pairs'},
+        ),
+    ] = "round-robin"
+    teams: Teams | None = None
+    team_library: Annotated[
+        str | None,
+        msgspec.Meta(
+            description="a file of teams separated by '===' lines; pair k plays team k on both "
+            "sides (a mirror), modulo the library's size"
+        ),
+    ] = None
+    concurrency: Annotated[int, _whole(CONCURRENCY, "games played at once")] = 8
+    players_file: Annotated[
+        str | None, msgspec.Meta(description="the players file naming the model players")
+    ] = None
+    description: Annotated[str, msgspec.Meta(description="words about the run")] = ""
+    void_autopilot_share: Annotated[
+        float,
+        msgspec.Meta(
+            gt=0,
+            le=1,
+            description="a game where a model was on autopilot for more than this share of its "
+            "decisions is void: kept, not rated, played again",
+        ),
+    ] = DEFAULT_SHARE
+
+
+def run_schema() -> dict[str, Any]:
+    """The run config's JSON schema, for editors (from the same declaration)."""
+    return config_files.schema(RunFile)
 
 
 @dataclass(frozen=True)
@@ -70,6 +138,7 @@ class RunConfig:
         """SHA-256 of the config as read, canonically, with team files' contents in it."""
         canonical = {**self.raw, "teams": self.teams, "team_library": self.team_library}
         canonical.pop("concurrency", None)  # how fast it runs does not change what it plays
+        canonical.pop("$schema", None)  # nor does where an editor finds its schema
         return hashlib.sha256(orjson.dumps(canonical, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
     @property
@@ -87,126 +156,79 @@ class RunConfig:
 
 def load_run_config(path: str | Path) -> RunConfig:
     where = Path(path)
-    try:
-        text = where.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PokeviewError(f"cannot read the run config {where}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise PokeviewError(f"the run config {where} is not text (UTF-8)") from None
-    try:
-        raw = json.loads(text) if where.suffix == ".json" else tomllib.loads(text)
-    except (json.JSONDecodeError, tomllib.TOMLDecodeError) as exc:
-        raise PokeviewError(f"{where}: {exc}") from None
-    return parse_run_config(raw, where)
-
-
-PAIRS = (1, 10_000)
-TURN_LIMITS = (1, 1000)  # Showdown itself ends every battle at turn 1000
-CONCURRENCY = (1, 256)
-
-
-def whole_number(
-    raw: dict[str, Any], name: str, default: int, allowed: tuple[int, int], bad: Any
-) -> int:
-    value = raw.get(name, default)
-    # bool is an int to Python, but `pairs = true` is no number of pairs
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise bad(name, f"must be a whole number from {allowed[0]} to {allowed[1]}")
-    if not allowed[0] <= value <= allowed[1]:
-        raise bad(name, f"is {value}: it must be from {allowed[0]} to {allowed[1]}")
-    return value
+    return parse_run_config(config_files.read_config(where, "run config"), where)
 
 
 def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
-    def bad(name: str, what: str) -> PokeviewError:
-        return PokeviewError(f"{where}: '{name}' {what}")
+    """The run a config describes, its team files read; any mistake is one line naming the key."""
+    from pokeview.players.registry import check_spec
 
-    unknown = set(raw) - FIELDS
-    if unknown:
-        raise bad(
-            sorted(unknown)[0], f"is not a run config field (fields: {', '.join(sorted(FIELDS))})"
-        )
-    for name in ("name", "seed"):
-        if not isinstance(raw.get(name), str) or not raw[name].strip():
-            raise bad(name, "is required and must be text")
-    fmt = raw.get("format", "gen9randombattle")
-    if not isinstance(fmt, str):
-        raise bad("format", "must be a Showdown format id such as gen9randombattle")
-    pairs = whole_number(raw, "pairs", 1, PAIRS, bad)
-    turn_limit = whole_number(raw, "turn_limit", 300, TURN_LIMITS, bad)
-    concurrency = whole_number(raw, "concurrency", 8, CONCURRENCY, bad)
-    share = raw.get("void_autopilot_share", DEFAULT_SHARE)
-    if isinstance(share, bool) or not isinstance(share, int | float) or not 0 < share <= 1:
-        raise bad("void_autopilot_share", "must be a share above 0 and at most 1, such as 0.5")
-    players = raw.get("players")
-    if (
-        not isinstance(players, list)
-        or len(players) < 2
-        or not all(isinstance(p, str) for p in players)
-    ):
-        raise bad("players", 'must list at least two player specs, e.g. ["heuristic", "random"]')
+    declared = config_files.convert(raw, RunFile, where)
+
+    def bad(name: str, what: str) -> PokeviewError:
+        return PokeviewError(f"{where}: {name}: {what}")
+
+    players = declared.players
+    for spec in players:
+        if problem := check_spec(spec):
+            raise bad("players", problem)
     if len(set(players)) != len(players):
-        raise bad("players", "names a player twice")
-    matchups_raw = raw.get("matchups", "round-robin")
-    if matchups_raw == "round-robin":
+        twice = next(p for p in players if players.count(p) > 1)
+        raise bad("players", f"names '{twice}' twice")
+    if declared.matchups == "round-robin":
         matchups = list(itertools.combinations(players, 2))
-    elif isinstance(matchups_raw, list) and all(
-        isinstance(m, list) and len(m) == 2 and all(isinstance(x, str) for x in m)
-        for m in matchups_raw
-    ):
-        matchups = [(a, b) for a, b in matchups_raw]
+    else:
+        matchups = list(declared.matchups)
         for a, b in matchups:
             for p in (a, b):
                 if p not in players:
                     raise bad("matchups", f"names '{p}', which is not in 'players'")
             if a == b:
                 raise bad("matchups", f"pairs '{a}' with itself")
-    else:
-        raise bad("matchups", 'must be "round-robin" or a list of [A, B] pairs')
     base = where.parent
     teams = None
-    if "teams" in raw:
-        if not isinstance(raw["teams"], dict) or set(raw["teams"]) != {"p1", "p2"}:
-            raise bad("teams", "must be { p1 = FILE, p2 = FILE }")
+    if declared.teams is not None:
         teams = {
-            side: _read(base, raw["teams"][side], f"teams.{side}", where) for side in ("p1", "p2")
+            "p1": _read(base, declared.teams.p1, "teams.p1", where),
+            "p2": _read(base, declared.teams.p2, "teams.p2", where),
         }
     library = None
-    if "team_library" in raw:
+    if declared.team_library is not None:
         if teams:
             raise bad("team_library", "cannot be given with 'teams'")
-        text = _read(base, raw["team_library"], "team_library", where)
+        text = _read(base, declared.team_library, "team_library", where)
         library = [t.strip() for t in text.split("\n===\n") if t.strip()]
         if not library:
-            raise bad("team_library", "holds no team")
+            raise bad("team_library", f"{_path(base, declared.team_library)} holds no team")
     return RunConfig(
-        name=raw["name"].strip(),
-        seed=raw["seed"],
-        format=fmt,
-        turn_limit=turn_limit,
-        pairs=pairs,
+        name=declared.name.strip(),
+        seed=declared.seed,
+        format=declared.format,
+        turn_limit=declared.turn_limit,
+        pairs=declared.pairs,
         players=players,
         matchups=matchups,
         teams=teams,
         team_library=library,
-        team_library_path=raw.get("team_library"),
-        concurrency=concurrency,
-        players_file=raw.get("players_file"),
-        description=str(raw.get("description", "")),
-        void_autopilot_share=float(share),
+        team_library_path=declared.team_library,
+        concurrency=declared.concurrency,
+        players_file=declared.players_file,
+        description=declared.description,
+        void_autopilot_share=declared.void_autopilot_share,
         raw=raw,
     )
 
 
-def _read(base: Path, name: Any, field_name: str, where: Path) -> str:
-    if not isinstance(name, str):
-        raise PokeviewError(f"{where}: '{field_name}' must be a file name")
-    path = (base / name) if not Path(name).is_absolute() else Path(name)
+def _path(base: Path, name: str) -> Path:
+    """A file a config names, relative to the config's folder."""
+    return (base / name) if not Path(name).is_absolute() else Path(name)
+
+
+def _read(base: Path, name: str, key: str, where: Path) -> str:
+    path = _path(base, name)
     try:
         return path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise PokeviewError(
-            f"{where}: '{field_name}': cannot read {path}: {exc.strerror}"
-        ) from None
+        raise PokeviewError(f"{where}: {key}: cannot read {path}: {exc.strerror}") from None
     except UnicodeDecodeError:
-        raise PokeviewError(f"{where}: '{field_name}': {path} is not text (UTF-8)") from None
+        raise PokeviewError(f"{where}: {key}: {path} is not text (UTF-8)") from None

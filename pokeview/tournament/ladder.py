@@ -27,11 +27,13 @@ from __future__ import annotations
 import hashlib
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Annotated, Any, Literal
 
+import msgspec
 import numpy as np
 import orjson
 
+from pokeview import config_files
 from pokeview.errors import PokeviewError
 from pokeview.ratings.bradley_terry import anchored_covariance, fit_anchored, score_matrix
 from pokeview.store.rows import dumps
@@ -58,10 +60,55 @@ class PlannedSet:
         return 2 * len(self.pairs)
 
 
+Count = Annotated[int, msgspec.Meta(ge=1)]
+
+
+class LadderSet(msgspec.Struct, forbid_unknown_fields=True):
+    """A set the schedule chose: mirror pairs `pairs` between `a` and `b`, and why."""
+
+    a: str
+    b: str
+    pairs: list[Annotated[int, msgspec.Meta(ge=0)]]
+    why: str
+
+
+class LadderBudget(msgspec.Struct, forbid_unknown_fields=True):
+    """The last play's budget: a restart with the same limits continues it."""
+
+    games: Count | None
+    usd: Annotated[float, msgspec.Meta(gt=0)] | None
+    after_game: int  # the games it counts are those with a larger id
+    done: bool = False
+
+
+class LadderConfig(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
+    """A ladder as its run row keeps it (the `config` column): written by `pokeview ladder`,
+    not by hand. Members in the order they joined, and every set chosen, in order."""
+
+    kind: Literal["ladder"] = "ladder"
+    name: str
+    seed: str
+    format: str
+    turn_limit: Count
+    anchors: dict[str, float]  # players whose ratings are fixed
+    sparring: str
+    players: list[str]
+    set_pairs: Count
+    screen_pairs: Count
+    players_file: str | None = None
+    sets: list[LadderSet] = msgspec.field(default_factory=list)
+    budget: LadderBudget | None = None
+
+
+def ladder_schema() -> dict[str, Any]:
+    """The JSON schema of a ladder's stored config (from the same declaration that reads it)."""
+    return config_files.schema(LadderConfig)
+
+
 @dataclass
 class Ladder:
     run_id: int
-    config: dict[str, Any]
+    config: dict[str, Any]  # a LadderConfig as JSON data, checked when the ladder is loaded
 
     @property
     def name(self) -> str:
@@ -179,21 +226,19 @@ def create_ladder(
     set_pairs = positive(set_pairs, "--set-pairs", whole=True)
     screen_pairs = positive(screen_pairs, "--screen-pairs", whole=True)
     turn_limit = positive(turn_limit, "--turn-limit", whole=True)
-    config = {
-        "kind": "ladder",
-        "name": name,
-        "seed": seed if seed is not None else name,
-        "format": format,
-        "turn_limit": turn_limit,
-        "anchors": fixed,
-        "sparring": sparring_name,
-        "players": members,
-        "set_pairs": set_pairs,
-        "screen_pairs": screen_pairs,
-        "players_file": players_file,
-        "sets": [],
-        "budget": None,
-    }
+    declared = LadderConfig(
+        name=name,
+        seed=seed if seed is not None else name,
+        format=format,
+        turn_limit=turn_limit,
+        anchors=fixed,
+        sparring=sparring_name,
+        players=members,
+        set_pairs=set_pairs,
+        screen_pairs=screen_pairs,
+        players_file=players_file,
+    )
+    config = msgspec.to_builtins(declared)
     identity = {k: config[k] for k in ("kind", "name", "seed", "format", "turn_limit")}
     digest = hashlib.sha256(orjson.dumps(identity, option=orjson.OPT_SORT_KEYS)).hexdigest()
     run_id = store.create_run(name, config, digest, 0)
@@ -206,6 +251,7 @@ def load_ladder(store: Store, name: str) -> Ladder:
         raise PokeviewError(f"'{name}' is a run, not a ladder (see `pokeview ladder create`)")
     if not run.config.get("anchors"):
         raise PokeviewError(f"ladder '{name}' has no anchors; create it again with --anchor")
+    config_files.convert(run.config, LadderConfig, f"ladder '{name}': its stored config")
     return Ladder(run.id, run.config)
 
 

@@ -16,7 +16,6 @@ from tests.helpers import bad_input_gives_one_clear_line
 
 CASES = [
     # run configs refused before the run is created
-    ("run {bad}/unknown-player.toml", "unknown player kind 'nobody'"),
     ("run {bad}/unknown-format.toml", "unknown format 'gen9nosuchformat'"),
     ("run {bad}/later-gen-team.toml", "the Pokémon Koraidon is not in Gen 1 (it first appears in"),
     # custom games with what their generation does not have

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import pytest
 
-from pokeview.errors import PokeviewError
 from pokeview.tournament.config import load_run_config
 from tests.helpers import BOTS_RUN, one_clear_line, pokeview
 
@@ -45,32 +44,6 @@ def ratings(db: Path) -> list[tuple]:
         (p["name"], round(p["rating"], 6), round(p["low"], 6), round(p["high"], 6), p["games"])
         for p in report["players"]
     ]
-
-
-@pytest.mark.parametrize(
-    "text,field",
-    [
-        ('name = "x"\nseed = "s"\npairs = 0\nplayers = ["random", "heuristic"]', "'pairs'"),
-        ('name = "x"\nseed = "s"\nplayers = ["random"]', "'players'"),
-        ('name = "x"\nplayers = ["random", "heuristic"]', "'seed'"),
-        (
-            'name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\nmatchups = [["random", "nobody"]]',
-            "'matchups'",
-        ),
-        ('name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\npair = 3', "'pair'"),
-        (
-            'name = "x"\nseed = "s"\nplayers = ["random", "heuristic"]\nteam_library = "missing.txt"',
-            "'team_library'",
-        ),
-    ],
-)
-def test_a_bad_config_names_the_field(tmp_path, text, field):
-    path = tmp_path / "bad.toml"
-    path.write_text(text)
-    with pytest.raises(PokeviewError, match=field):
-        load_run_config(path)
-    line = one_clear_line(pokeview("run", str(path), "--db", str(tmp_path / "x.db")))
-    assert field in line
 
 
 def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(tmp_path):

@@ -75,10 +75,10 @@ async def test_themes_load_and_the_choice_is_remembered(recorded_db, tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)
         assert app.theme == "pokeview-dark"
-        assert any("broken.json was skipped" in n.message for n in app._notifications)
+        assert any("broken.json: not valid JSON" in n.message for n in app._notifications)
         app.theme = "pokeview-light"
         await pilot.pause(0.05)
-    assert settings.load()["theme"] == "pokeview-light"
+    assert settings.load().theme == "pokeview-light"
     again = make_app(recorded_db, themes_dir=themes)
     async with again.run_test(size=(80, 24)) as pilot:
         await pilot.pause(0.1)

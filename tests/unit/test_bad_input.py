@@ -4,6 +4,9 @@ Each case is the command line (`{bad}` is tests/data/bad, `{tmp}` a fresh folder
 the message it must give. The command runs in-process against a database made beforehand; its
 row counts must not change.
 
+Bad config files (run configs, the players file, themes, settings) are cases of their own, one
+file each, in tests/unit/test_bad_configs.py.
+
 The cases Showdown's validator judges (it runs in Node) are in
 tests/integration/test_bad_input.py.
 """
@@ -18,7 +21,6 @@ CASES = [
     # files that are not text
     ("battle --p1 random --p2 random --format gen9customgame --team1 {bad}/binary.txt",
      "the team file {bad}/binary.txt is not text (UTF-8)"),
-    ("run {bad}/library-binary.toml", "'team_library': {bad}/binary.txt is not text (UTF-8)"),
     ("players --players {bad}/binary.txt", "the players file {bad}/binary.txt is not text"),
     ("battle --p1 llm:x --p2 random --players {bad}/binary.txt", "is not text (UTF-8)"),
     ("run {bad}/binary.txt", "the run config {bad}/binary.txt is not text (UTF-8)"),
@@ -30,16 +32,6 @@ CASES = [
     ("server --port 70000", "--port 70000 is out of range: give 1 to 65535"),
     ("battle --p1 random --p2 server:bob --server-port -1", "--server-port -1 is out of range"),
     ("battle --p1 random --p2 random --turn-limit 0", "--turn-limit 0 is out of range: give 1 to"),
-    ("run {bad}/pairs-huge.toml", "'pairs' is 1000000000000: it must be from 1 to 10000"),
-    ("run {bad}/pairs-true.toml", "'pairs' must be a whole number from 1 to 10000"),
-    ("run {bad}/turn-limit-zero.toml", "'turn_limit' is 0: it must be from 1 to 1000"),
-    # model endpoints that are not http(s)
-    ("players --players {bad}/players-not-a-url.toml", "players.x.base_url: must be an http:// or https://"),
-    ("players --players {bad}/players-ftp.toml", "base_url: must be an http:// or https:// address"),
-    # every wrong key, type or range names the key and the file
-    ("players --players {bad}/players-timeout-soon.toml", "players-timeout-soon.toml: players.a.timeouts.connect: expected 'float', got 'str'"),
-    ("players --players {bad}/players-unknown-key.toml", "players.a: unknown field 'temprature'"),
-    ("players --players {bad}/players-not-a-table.toml", "players: expected 'object', got 'int'"),
     # imported games of the wrong shape
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),

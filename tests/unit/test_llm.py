@@ -84,7 +84,7 @@ def test_players_file_errors_name_the_line_and_the_field(tmp_path):
     unknown = write_players(
         tmp_path / "unknown.toml", "http://x", a={"model": "m", "temprature": 1}
     )
-    with pytest.raises(PokeviewError, match="unknown field 'temprature'"):
+    with pytest.raises(PokeviewError, match="players.a.temprature: unknown field"):
         load_players(unknown)
     with pytest.raises(PokeviewError, match="no model player 'zzz'"):
         make_player("llm:zzz", unknown.with_name("none.toml"))

@@ -21,3 +21,22 @@ def test_config_plans_mirror_pairs_in_every_matchup(tmp_path):
         ("max-damage", "heuristic"),
         ("heuristic", "max-damage"),
     }
+
+
+def test_a_json_run_config_is_the_same_run_as_its_toml(tmp_path):
+    import json
+    import tomllib
+
+    toml = tmp_path / "run.toml"
+    toml.write_text(BOTS_RUN)
+    as_json = tmp_path / "run.json"
+    data = {"$schema": "../docs/schemas/run.schema.json", **tomllib.loads(BOTS_RUN)}
+    as_json.write_text(json.dumps(data))
+    a, b = load_run_config(toml), load_run_config(as_json)
+    assert (a.name, a.pairs, a.matchups, a.concurrency) == (
+        b.name,
+        b.pairs,
+        b.matchups,
+        b.concurrency,
+    )
+    assert a.config_hash == b.config_hash  # the editor's schema is not part of what is played

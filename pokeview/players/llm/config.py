@@ -15,20 +15,20 @@ extra_body = { }                            # merged into every request, for pro
 from __future__ import annotations
 
 import os
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 
-from pokeview import paths
+from pokeview import config_files, paths
 from pokeview.errors import PokeviewError
 
 PRICE_KEYS = ("input", "cached_input", "cache_write", "output")
 TIMEOUT_KEYS = ("connect", "first_token", "total")
 NonNegative = Annotated[float, msgspec.Meta(ge=0)]
 Positive = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
+AN_ADDRESS = "an http:// or https:// address such as https://api.example.com/v1"
 
 
 @dataclass(frozen=True)
@@ -101,14 +101,17 @@ class Timeouts(msgspec.Struct, forbid_unknown_fields=True):
     total: Positive = 900.0
 
 
+# The players file's only declaration.
 class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """One `[players.NAME]` table of the players file: the file's only declaration."""
+    """A model player, `[players.NAME]`, played as `llm:NAME`: an OpenAI-compatible
+    chat-completions endpoint and the model it serves."""
 
     base_url: Annotated[
         str,
         msgspec.Meta(
             pattern=r"^https?://[^/\s]+",
-            description="an http:// or https:// address such as https://api.example.com/v1",
+            description=AN_ADDRESS,
+            extra={"expected": AN_ADDRESS},
         ),
     ]
     model: Annotated[str, msgspec.Meta(min_length=1)]
@@ -123,55 +126,23 @@ class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
 
 
 class PlayersFile(msgspec.Struct, forbid_unknown_fields=True):
+    """pokeview's players file: the model players, each a `[players.NAME]` table."""
+
     players: dict[str, PlayerTable] = msgspec.field(default_factory=dict)
 
 
 def players_schema() -> dict[str, Any]:
     """The players file's JSON schema, for editors (from the same declaration)."""
-    return msgspec.json.schema(PlayersFile)
+    return config_files.schema(PlayersFile)
 
 
 def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
     where = players_path(path)
     if not where.exists():
         return {}
-    try:
-        data = tomllib.loads(where.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise PokeviewError(f"{where}: {exc}") from None  # the message names line and column
-    except OSError as exc:
-        raise PokeviewError(f"cannot read the players file {where}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise PokeviewError(f"the players file {where} is not text (UTF-8)") from None
-    try:
-        msgspec.convert({k: v for k, v in data.items() if k != "players"}, PlayersFile)
-    except msgspec.ValidationError as exc:
-        raise PokeviewError(f"{where}: {_readable(str(exc), '')}") from None
-    try:
-        tables = msgspec.convert(data.get("players", {}), dict[str, Any])
-    except msgspec.ValidationError as exc:
-        raise PokeviewError(f"{where}: {_readable(str(exc), 'players')}") from None
-    players = {}
-    for name, table in tables.items():  # one at a time, so that an error names its player
-        try:
-            players[name] = _spec(name, msgspec.convert(table, PlayerTable))
-        except msgspec.ValidationError as exc:
-            raise PokeviewError(f"{where}: {_readable(str(exc), f'players.{name}')}") from None
-    return players
-
-
-def _readable(message: str, within: str) -> str:
-    """msgspec's 'Expected `int`, got `str` - at `$.max_retries`' as a person reads it, the key
-    first: 'players.a.max_retries: expected int, got str'."""
-    text, _, where = message.partition(" - at `$")
-    where = within + where.rstrip("`")
-    text = text.replace("Object contains unknown field", "unknown field")
-    text = text.replace("Object missing required field", "missing the required field")
-    if where.endswith("base_url") and "matching" in text:
-        text = "must be an http:// or https:// address such as https://api.example.com/v1"
-    text = text.replace("`", "'")
-    text = text[:1].lower() + text[1:]
-    return f"{where.lstrip('.')}: {text}" if where else text
+    data = config_files.read_config(where, "players file")
+    declared = config_files.convert(data, PlayersFile, where)
+    return {name: _spec(name, table) for name, table in declared.players.items()}
 
 
 def _spec(name: str, table: PlayerTable) -> ModelSpec:

@@ -1,0 +1,84 @@
+"""JSON schemas of the config files, for editors, from the same declarations that read them.
+
+`python -m pokeview.config_schemas [FOLDER]` writes them to docs/schemas (`make schemas`); a unit
+test keeps the committed files equal to what the declarations give. In an editor, point a TOML
+file at its schema with a first line `#:schema PATH` (taplo, Even Better TOML) and a JSON file
+with `"$schema"` (or the editor's schema settings).
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from pokeview import paths
+
+
+def _run() -> dict[str, Any]:
+    from pokeview.tournament.config import run_schema
+
+    return run_schema()
+
+
+def _ladder() -> dict[str, Any]:
+    from pokeview.tournament.ladder import ladder_schema
+
+    return ladder_schema()
+
+
+def _players() -> dict[str, Any]:
+    from pokeview.players.llm.config import players_schema
+
+    return players_schema()
+
+
+def _theme() -> dict[str, Any]:
+    from pokeview.themes import theme_schema
+
+    return theme_schema()
+
+
+def _settings() -> dict[str, Any]:
+    from pokeview.settings import settings_schema
+
+    return settings_schema()
+
+
+# kind -> its schema: run configs, the players file, theme files, the user's settings, and a
+# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand)
+SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
+    "run": _run,
+    "ladder": _ladder,
+    "players": _players,
+    "theme": _theme,
+    "settings": _settings,
+}
+FOLDER = paths.REPO_DIR / "docs" / "schemas"
+
+
+def schema_text(kind: str) -> str:
+    """A config kind's schema as the committed file holds it (and as a command prints it)."""
+    return orjson.dumps(SCHEMAS[kind](), option=orjson.OPT_INDENT_2).decode() + "\n"
+
+
+def file_name(kind: str) -> str:
+    return f"{kind}.schema.json"
+
+
+def write_all(folder: Path = FOLDER) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for kind in SCHEMAS:
+        path = folder / file_name(kind)
+        path.write_text(schema_text(kind), encoding="utf-8")
+        written.append(path)
+    return written
+
+
+if __name__ == "__main__":
+    for path in write_all(Path(sys.argv[1]) if len(sys.argv) > 1 else FOLDER):
+        print(path)
