@@ -14,6 +14,7 @@ from typing import Any
 from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.errors import PokeviewError
+from pokeview.players.server import ServerOptions
 from pokeview.store.rows import How
 from pokeview.store.store import Store
 from pokeview.text import strip_control
@@ -195,6 +196,7 @@ async def play_ladder(
     concurrency: int = 4,
     players_file: str | None = None,
     say: Callable[[str], None] = print,
+    server: ServerOptions | None = None,
 ) -> Outcome:
     from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
@@ -205,7 +207,7 @@ async def play_ladder(
     run = store.run(ladder.run_id)
     if run.state == "running" and _alive(run.pid):
         raise PokeviewError(f"ladder '{name}' is being played by process {run.pid} already")
-    described = {p: make_player(p, players_file).describe() for p in ladder.members}
+    described = {p: make_player(p, players_file, server=server).describe() for p in ladder.members}
     record = Record.read(store, ladder.run_id)
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
@@ -246,8 +248,8 @@ async def play_ladder(
             result = await play_any(
                 fmt,
                 seeds.game_seed(seed_text, pair),
-                make_player(p1, players_file),  # fresh players for every game
-                make_player(p2, players_file),
+                make_player(p1, players_file, server=server),  # fresh players for every game
+                make_player(p2, players_file, server=server),
                 bridge=bridge,
                 store=store,
                 turn_limit=int(ladder.config["turn_limit"]),
@@ -285,7 +287,7 @@ async def play_ladder(
             if members != ladder.config["players"]:
                 ladder.config["players"] = members
                 for p in members:
-                    described.setdefault(p, make_player(p, players_file).describe())
+                    described.setdefault(p, make_player(p, players_file, server=server).describe())
                 store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
             record = Record.read(store, ladder.run_id)
             spent = budget_spend()

@@ -24,6 +24,7 @@ from pokeview.exchange.server_game import play as play_any
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
+from pokeview.players.server import ServerOptions
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
@@ -173,11 +174,13 @@ async def run_tournament(
     concurrency: int | None = None,
     players_file: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    server: ServerOptions | None = None,
 ) -> Progress:
+    """Play what is left of the run; `server` is where its `server:USER` players are."""
     players_file = players_file or config.players_file
     # Everything that can refuse the config is asked before the run is created: its players
     # (and whether each can play the format), and whether Showdown starts it with its teams.
-    players = {spec: make_player(spec, players_file) for spec in config.players}
+    players = {spec: make_player(spec, players_file, server=server) for spec in config.players}
     for player in players.values():
         check = getattr(player, "check_format", None)
         if check is not None:
@@ -201,8 +204,8 @@ async def run_tournament(
                 result = await play_any(
                     config.format,
                     seeds.game_seed(config.seed, game.pair),
-                    make_player(game.p1, players_file),  # fresh players for every game
-                    make_player(game.p2, players_file),
+                    make_player(game.p1, players_file, server=server),  # fresh for every game
+                    make_player(game.p2, players_file, server=server),
                     bridge=bridge,
                     store=store,
                     turn_limit=config.turn_limit,
@@ -235,3 +238,16 @@ async def run_tournament(
         complete = progress.remaining == 0 and progress.void == 0
         store.update_run(run_id, state="finished" if complete else "stopped", pid=None)
     return progress
+
+
+def delete_run(store: Store, name: str) -> tuple[str, int]:
+    """Delete a run (name or id) none of whose games has finished, so that its name can be used
+    again; refused while a live process plays it. Returns its name and how many games went."""
+    run = store.run(name)
+    if run.state == "running" and _alive(run.pid):
+        raise PokeviewError(f"run '{run.name}' is being played by process {run.pid}")
+    try:
+        gone = store.delete_unplayed_run(run.id)
+    except PokeviewError as exc:
+        raise PokeviewError(f"run '{run.name}' is not deleted: {exc}") from None
+    return run.name, gone
