@@ -225,15 +225,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
 
     game = args.game
     if game.endswith(".json") or Path(game).is_file():
-        import shutil
+        from pokeview.exchange import game_file_in_scratch
 
-        from pokeview.exchange import import_json_into_scratch
-
-        scratch, game_id = import_json_into_scratch(Path(game))
-        try:
+        with game_file_in_scratch(Path(game)) as (scratch, game_id):
             make_app(scratch, lambda: WatchScreen(scratch, game_id, args.side)).run()
-        finally:
-            shutil.rmtree(scratch.parent, ignore_errors=True)  # the scratch database, and its WAL
         return 0
     path = database_file(args)
     store = open_store(args)

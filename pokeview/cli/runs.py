@@ -56,9 +56,8 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     progress = run_stoppable(run())
     store.close()
-    done = progress.done_before + progress.done - progress.void
     print(
-        f"run {config.name}: {done}/{progress.planned} games recorded "
+        f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
         + (
             f", {progress.void} void: to be played again when the run is started again"

@@ -46,6 +46,11 @@ class Progress:
     last: GameResult | None = None
 
     @property
+    def recorded(self) -> int:
+        """The run's games recorded for good so far (a void game is to be played again)."""
+        return self.done_before + self.done - self.void
+
+    @property
     def remaining(self) -> int:
         return self.planned - self.done_before - self.done
 
