@@ -66,10 +66,11 @@ async def play(db: Path, matchups: list[tuple[str, str]], games: int, turn_limit
 async def first_paint(db: Path, game_id: int) -> float:
     """Seconds from building the app to the replay viewer's first frame (headless), median of 5."""
     from pokeview.app import make_app
+    from pokeview.screens.watch import WatchScreen
 
     times = []
     for _ in range(5):
-        app = make_app(db, ("watch", game_id, "p1"))
+        app = make_app(db, lambda: WatchScreen(db, game_id, "p1"))
         started = time.perf_counter()
         async with app.run_test(size=(120, 40)) as pilot:
             while getattr(app.screen, "replay", None) is None:

@@ -19,14 +19,23 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from pokeview.app import make_app  # noqa: E402
+from pokeview.screens.watch import WatchScreen  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
 from pokeview.widgets.battle_log import BattleLog  # noqa: E402
 
-SPECTATOR = (
-    "import sys; from pathlib import Path; from pokeview.app import make_app; "
-    "make_app(Path(sys.argv[1]), tuple(sys.argv[2:3]) + tuple(int(a) if a.isdigit() else a "
-    "for a in sys.argv[3:])).run(headless=True)"
-)
+# A spectator in its own process: `spectate RUN`, or `watch GAME_ID` live from p1's side.
+SPECTATOR = """
+import sys
+from pathlib import Path
+from pokeview.app import make_app
+from pokeview.screens.spectate import SpectateScreen
+from pokeview.screens.watch import WatchScreen
+db, kind, what = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
+if kind == "spectate":
+    make_app(db, lambda: SpectateScreen(db, what)).run(headless=True)
+else:
+    make_app(db, lambda: WatchScreen(db, int(what), "p1", live=True)).run(headless=True)
+"""
 
 
 def spectators(n: int, db: Path, *start: str) -> list[subprocess.Popen]:
@@ -64,7 +73,7 @@ def live_game(db: Path) -> int:
 
 async def latencies(db: Path, game_id: int, samples: int = 40) -> list[float]:
     writer = open_store(db)
-    app = make_app(db, ("watch", game_id, "p1", True))
+    app = make_app(db, lambda: WatchScreen(db, game_id, "p1", live=True))
     out = []
     async with app.run_test(size=(120, 40)) as pilot:
         while getattr(app.screen, "replay", None) is None:
@@ -127,7 +136,7 @@ def main() -> int:
         game_id = live_game(db)
         rows = []
         for watchers in (1, 5):
-            extra = spectators(watchers - 1, db, "watch", str(game_id), "p1", "1")
+            extra = spectators(watchers - 1, db, "watch", str(game_id))
             time.sleep(2 if watchers > 1 else 0)
             lat = asyncio.run(latencies(db, game_id))
             stop(extra)

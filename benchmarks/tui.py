@@ -37,6 +37,7 @@ from pokeview.battle.loop import play_game  # noqa: E402
 from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.screens.home import HomeScreen  # noqa: E402
+from pokeview.screens.watch import WatchScreen  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
 
@@ -112,7 +113,7 @@ async def key_to_content(pilot, paints: list, key: str, count: int) -> tuple[flo
 
 
 async def measure_steps(db: Path, game_id: int) -> dict[str, float]:
-    app = make_app(db, ("watch", game_id, "p1"))
+    app = make_app(db, lambda: WatchScreen(db, game_id, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         while getattr(app.screen, "replay", None) is None:
             await pilot.pause(0.005)

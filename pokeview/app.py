@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
+from textual.screen import Screen
 
 from pokeview import paths, settings
 from pokeview.commands import ScreenKeys
@@ -18,12 +20,9 @@ class PokeviewApp(App[None]):
     CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
     COMMANDS = App.COMMANDS | {ScreenKeys}
 
-    def __init__(
-        self, store_path: Path, start: tuple = ("home",), themes_dir: Path | None = None
-    ) -> None:
+    def __init__(self, first_screen: Callable[[], Screen], themes_dir: Path | None = None) -> None:
         super().__init__()
-        self.store_path = store_path
-        self.start = start
+        self.first_screen = first_screen
         self.themes_dir = themes_dir or paths.REPO_DIR / "themes"
         self.started = False  # set once the saved theme is restored: later changes are saved
 
@@ -44,38 +43,6 @@ class PokeviewApp(App[None]):
         for problem in problems:
             self.notify(problem, severity="warning", markup=False)
         self.push_screen(self.first_screen())
-
-    def first_screen(self):
-        kind = self.start[0]
-        if kind == "watch":
-            from pokeview.screens.watch import WatchScreen
-
-            view = self.start[2] if len(self.start) > 2 else "p1"
-            live = bool(self.start[3]) if len(self.start) > 3 else False
-            return WatchScreen(self.store_path, self.start[1], view, live=live)
-        if kind == "ratings":
-            from pokeview.screens.ratings import RatingsScreen
-
-            return RatingsScreen(self.store_path, self.start[1] if len(self.start) > 1 else None)
-        if kind == "play":
-            from pokeview.screens.play import PlayScreen
-
-            return PlayScreen(self.store_path, **self.start[1])
-        if kind == "spectate":
-            from pokeview.screens.spectate import SpectateScreen
-
-            return SpectateScreen(self.store_path, self.start[1] if len(self.start) > 1 else None)
-        if kind == "diff":
-            from pokeview.screens.diff import DiffScreen
-
-            return DiffScreen(*self.start[1:])
-        if kind == "prompt":
-            from pokeview.screens.prompt import PromptScreen
-
-            return PromptScreen(self.store_path, *self.start[1:])
-        from pokeview.screens.home import HomeScreen
-
-        return HomeScreen(self.store_path)
 
     def action_help(self) -> None:
         """`?` on any screen: its keys, from the same declarations as its footer."""
@@ -99,7 +66,16 @@ class PokeviewApp(App[None]):
 
 
 def make_app(
-    store_path: Path, start: tuple = ("home",), themes_dir: Path | None = None
+    store_path: Path,
+    first_screen: Callable[[], Screen] | None = None,
+    themes_dir: Path | None = None,
 ) -> PokeviewApp:
-    """The one way to build the app, for the CLI and the tests alike."""
-    return PokeviewApp(store_path, start, themes_dir)
+    """The one way to build the app, for the CLI and the tests alike. `first_screen` builds the
+    screen it opens on (the home screen on `store_path` when not given), once it is running."""
+
+    def home() -> Screen:
+        from pokeview.screens.home import HomeScreen
+
+        return HomeScreen(store_path)
+
+    return PokeviewApp(first_screen or home, themes_dir)

@@ -213,6 +213,76 @@ def side_by_side(c: Comparison, context: int = 3, width: int = 58) -> str:
     return "\n".join(rows)
 
 
+def load_engine_output(path: Path) -> dict[str, list[str]]:
+    """An engine's output, JSON lines of {id, log}: each battle's graded log by case id."""
+    return {str(o.get("id")): o.get("log") or [] for o in load_jsonl(path, "the engine output")}
+
+
+@dataclass
+class Score:
+    """An engine's score over battles: turns matched before the first wrong line, over all of
+    Showdown's turns."""
+
+    results: list[Comparison]
+    stops: dict[str, str]  # where Showdown stopped, for cases whose choices stop fitting
+
+    @property
+    def matched(self) -> int:
+        return sum(r.matched for r in self.results)
+
+    @property
+    def turns(self) -> int:
+        return sum(r.turns for r in self.results) or 1  # no turns at all: 0 of 1, not 0 of 0
+
+    @property
+    def percent(self) -> float:
+        return 100 * self.matched / self.turns
+
+    def summary(self) -> str:
+        return (
+            f"score {self.percent:.1f}: {self.matched} of {self.turns} turns matched "
+            f"before the first wrong line, over {len(self.results)} battles"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        def at(log: list[str], i: int | None) -> str | None:
+            return None if i is None or i >= len(log) else log[i]
+
+        battles = [
+            {
+                "id": r.id,
+                "turns": r.turns,
+                "matched": r.matched,
+                "first_wrong_line": None if r.first_wrong is None else r.first_wrong + 1,
+                "showdown": at(r.reference, r.first_wrong),
+                "engine": at(r.engine, r.first_wrong),
+                "showdown_stopped": self.stops.get(r.id),
+            }
+            for r in self.results
+        ]
+        return {
+            "score": self.percent,
+            "turns_matched": self.matched,
+            "turns": self.turns,
+            "battles": battles,
+        }
+
+
+def score(
+    reference: dict[str, list[str]], stops: dict[str, str], engine: dict[str, list[str]]
+) -> Score:
+    """Each case's engine log against Showdown's; a case the engine left out matches nothing."""
+    results = [compare(cid, ref, engine.get(cid, [])) for cid, ref in reference.items()]
+    return Score(results, stops)
+
+
+async def score_engine(
+    cases: list[dict[str, Any]], engine: dict[str, list[str]], bridge: Any
+) -> Score:
+    """The engine's logs scored against the pinned Showdown's logs of the same cases."""
+    return score(*await showdown_graded_logs(cases, bridge), engine)
+
+
 async def showdown_graded_logs(
     cases: list[dict[str, Any]], bridge: Any
 ) -> tuple[dict[str, list[str]], dict[str, str]]:

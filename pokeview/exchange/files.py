@@ -5,6 +5,8 @@ from __future__ import annotations
 import shutil
 import sqlite3
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Literal
 
@@ -228,6 +230,17 @@ async def import_input_log(
         raise PokeviewError(f"the input log could not be replayed to its end: {result.error}")
     store.set_excluded(result.game_id)  # who played is unknown: not for the ratings
     return result.game_id
+
+
+@contextmanager
+def game_file_in_scratch(path: Path) -> Iterator[tuple[Path, int]]:
+    """A game file in a scratch database for as long as the block runs (to watch it without
+    touching the user's database); the database and its WAL are gone after."""
+    scratch, game_id = import_json_into_scratch(path)
+    try:
+        yield scratch, game_id
+    finally:
+        shutil.rmtree(scratch.parent, ignore_errors=True)
 
 
 def import_json_into_scratch(path: Path) -> tuple[Path, int]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import time
 import weakref
 from dataclasses import replace
@@ -30,11 +29,9 @@ from typing import Any
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players.base import DecisionContext, Player
-from pokeview.players.server import ServerPlayer, server_port
+from pokeview.players.server import ServerPlayer
 from pokeview.sim.server import HOST_USER, ensure_server
 
-JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
-GAME_WAIT_SECONDS = 3600.0
 CHALLENGE_AGAIN_SECONDS = 10.0
 
 # One server game at a time (one host user); a lock per event loop, as locks belong to one.
@@ -142,10 +139,8 @@ async def play_over_server(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
     named = [_renamed(line, users) for line in header]
     async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
-        port = ensure_server(server_port())
-        decisions, lines = await _play_on_server(
-            ours, theirs.user, format, named, ours_side, seed, port
-        )
+        port = ensure_server(theirs.server.port)
+        decisions, lines = await _play_on_server(ours, theirs, format, named, ours_side, seed, port)
     lines, server_log = _split_log(lines)
     result = await _record(spec, header, lines, decisions, ours_side, bridge, store)
     if server_log and result.status == "finished":
@@ -210,7 +205,13 @@ async def _header(bridge: Any, format: str, seed: str, teams: dict[str, str] | N
 
 
 async def _play_on_server(
-    ours: Player, user: str, format: str, header: list[str], side: str, seed: str, port: int
+    ours: Player,
+    theirs: ServerPlayer,
+    format: str,
+    header: list[str],
+    side: str,
+    seed: str,
+    port: int,
 ) -> tuple[list[dict[str, Any]], list[str]]:
     from poke_env import AccountConfiguration
     from poke_env.ps_client.server_configuration import ServerConfiguration
@@ -226,9 +227,9 @@ async def _play_on_server(
         start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
         log_level=40,
     )
-    spec = {"format": format, "user": user, "host": side, "inputlog": header}
+    spec = {"format": format, "user": theirs.user, "host": side, "inputlog": header}
     try:
-        tag = await _on_poke_loop(_challenge_and_play(seat, user, format, spec))
+        tag = await _on_poke_loop(_challenge_and_play(seat, theirs, format, spec))
         return seat.decisions, await _server_input_log(tag, port)
     finally:
         # A client that never connected has no websocket to close: keep the real error.
@@ -236,15 +237,18 @@ async def _play_on_server(
             await _on_poke_loop(seat.ps_client.stop_listening())
 
 
-async def _challenge_and_play(seat: Any, user: str, format: str, spec: dict[str, Any]) -> str:
-    """Runs on poke-env's loop: challenge `user` (see /pokeviewbattle) until it is online and
+async def _challenge_and_play(
+    seat: Any, theirs: ServerPlayer, format: str, spec: dict[str, Any]
+) -> str:
+    """Runs on poke-env's loop: challenge `theirs` (see /pokeviewbattle) until it is online and
     accepts, then play to the end. The challenge is sent again now and then: a program still
     leaving its last battle may not have seen it."""
+    user = theirs.user
     try:
         await asyncio.wait_for(seat.ps_client.logged_in.wait(), 30)
     except TimeoutError:
         raise PokeviewError(f"could not log in to the local server as {HOST_USER}") from None
-    deadline = time.monotonic() + float(os.environ.get("POKEVIEW_SERVER_WAIT", JOIN_WAIT_SECONDS))
+    deadline = time.monotonic() + theirs.server.join_wait
     while not seat.battles:
         await seat.ps_client.send_message("/pokeviewbattle " + json.dumps(spec))
         sent = time.monotonic()
@@ -269,7 +273,7 @@ async def _challenge_and_play(seat: Any, user: str, format: str, spec: dict[str,
                 break  # challenge again
             raise PokeviewError(f"the local server refused the challenge: {popup[:200]}")
     battle = next(iter(seat.battles.values()))
-    limit = float(os.environ.get("POKEVIEW_SERVER_GAME_WAIT", GAME_WAIT_SECONDS))
+    limit = theirs.server.game_wait
     deadline = time.monotonic() + limit
     while not battle.finished:
         if time.monotonic() > deadline:
@@ -325,7 +329,9 @@ async def _record(
         raise PokeviewError("the server's input log does not start the battle pokeview sent")
     # The record starts as the bridge game of the seed does, the seats named "Player 1" and
     # "Player 2" (on the server they bore the users' names, which change nothing in the game).
-    source = f"local server, port {server_port()}"
+    theirs = spec.players["p2" if host_side == "p1" else "p1"]
+    assert isinstance(theirs, ServerPlayer)
+    source = f"local server, port {theirs.server.port}"
     recorded = {
         side: RecordedPlayer(
             side,

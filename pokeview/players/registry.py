@@ -11,11 +11,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Player
 from pokeview.players.bots import BOTS, BotPlayer
+
+if TYPE_CHECKING:
+    from pokeview.players.server import ServerOptions
 
 LOOPBACK = {
     "loopback": "pokeview's loopback test model: scripted answers, not a language model",
@@ -63,8 +66,11 @@ def identity(described: dict[str, Any]) -> dict[str, Any]:
     return kept
 
 
-def make_player(spec: str, players_file: str | Path | None = None) -> Player:
-    """The player a spec names (the kinds are listed at the top of this module)."""
+def make_player(
+    spec: str, players_file: str | Path | None = None, *, server: ServerOptions | None = None
+) -> Player:
+    """The player a spec names (the kinds are listed at the top of this module); `server` says
+    where a `server:USER` player's local server listens and how long to wait on it."""
     spec = spec.strip()
     if spec in BOTS:
         return BotPlayer(spec)
@@ -93,7 +99,7 @@ def make_player(spec: str, players_file: str | Path | None = None) -> Player:
     if spec.startswith("server:"):
         from pokeview.players.server import ServerPlayer
 
-        return ServerPlayer(spec.removeprefix("server:"))
+        return ServerPlayer(spec.removeprefix("server:"), server)
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
     raise PokeviewError(unknown_kind(spec))

@@ -28,7 +28,7 @@ def _duration(seconds: float | None) -> str:
 
 
 def progress_text(p: Progress) -> Text:
-    done = p.done_before + p.done - p.void  # a void game is to be played again
+    done = p.recorded
     pct = 100 * done / p.planned if p.planned else 100
     bar_width = 30
     filled = int(bar_width * done / p.planned) if p.planned else bar_width

@@ -15,6 +15,7 @@ from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
+from pokeview.players.server import ServerOptions
 from pokeview.store.rows import How
 from pokeview.store.store import Store
 from pokeview.text import strip_control
@@ -196,6 +197,7 @@ async def play_ladder(
     concurrency: int = 4,
     players_file: str | None = None,
     say: Callable[[str], None] = print,
+    server: ServerOptions | None = None,
 ) -> Outcome:
     from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
@@ -206,7 +208,7 @@ async def play_ladder(
     run = store.run(ladder.run_id)
     if run.state == "running" and _alive(run.pid):
         raise PokeviewError(f"ladder '{name}' is being played by process {run.pid} already")
-    described = {p: make_player(p, players_file).describe() for p in ladder.members}
+    described = {p: make_player(p, players_file, server=server).describe() for p in ladder.members}
     record = Record.read(store, ladder.run_id)
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
@@ -247,8 +249,8 @@ async def play_ladder(
             spec = GameSpec(
                 format=fmt,
                 seed=seeds.game_seed(seed_text, pair),
-                p1=make_player(p1, players_file),  # fresh players for every game
-                p2=make_player(p2, players_file),
+                p1=make_player(p1, players_file, server=server),  # fresh players for every game
+                p2=make_player(p2, players_file, server=server),
                 turn_limit=int(ladder.config["turn_limit"]),
                 seed_text=seed_text,
                 run_id=ladder.run_id,
@@ -285,7 +287,7 @@ async def play_ladder(
             if members != ladder.config["players"]:
                 ladder.config["players"] = members
                 for p in members:
-                    described.setdefault(p, make_player(p, players_file).describe())
+                    described.setdefault(p, make_player(p, players_file, server=server).describe())
                 store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
             record = Record.read(store, ladder.run_id)
             spent = budget_spend()

@@ -25,6 +25,7 @@ from pokeview.exchange.server_game import play as play_any
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
+from pokeview.players.server import ServerOptions
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
@@ -44,6 +45,11 @@ class Progress:
     models: bool = False  # whether any game so far had a model in it
     started: float = field(default_factory=time.monotonic)
     last: GameResult | None = None
+
+    @property
+    def recorded(self) -> int:
+        """The run's games recorded for good so far (a void game is to be played again)."""
+        return self.done_before + self.done - self.void
 
     @property
     def remaining(self) -> int:
@@ -174,11 +180,13 @@ async def run_tournament(
     concurrency: int | None = None,
     players_file: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    server: ServerOptions | None = None,
 ) -> Progress:
+    """Play what is left of the run; `server` is where its `server:USER` players are."""
     players_file = players_file or config.players_file
     # Everything that can refuse the config is asked before the run is created: its players
     # (and whether each can play the format), and whether Showdown starts it with its teams.
-    players = {spec: make_player(spec, players_file) for spec in config.players}
+    players = {spec: make_player(spec, players_file, server=server) for spec in config.players}
     for player in players.values():
         check = getattr(player, "check_format", None)
         if check is not None:
@@ -202,8 +210,8 @@ async def run_tournament(
                 spec = GameSpec(
                     format=config.format,
                     seed=seeds.game_seed(config.seed, game.pair),
-                    p1=make_player(game.p1, players_file),  # fresh players for every game
-                    p2=make_player(game.p2, players_file),
+                    p1=make_player(game.p1, players_file, server=server),  # fresh every game
+                    p2=make_player(game.p2, players_file, server=server),
                     turn_limit=config.turn_limit,
                     teams=config.team_for_pair(game.pair),
                     seed_text=config.seed,
@@ -235,3 +243,16 @@ async def run_tournament(
         complete = progress.remaining == 0 and progress.void == 0
         store.update_run(run_id, state="finished" if complete else "stopped", pid=None)
     return progress
+
+
+def delete_run(store: Store, name: str) -> tuple[str, int]:
+    """Delete a run (name or id) none of whose games has finished, so that its name can be used
+    again; refused while a live process plays it. Returns its name and how many games went."""
+    run = store.run(name)
+    if run.state == "running" and _alive(run.pid):
+        raise PokeviewError(f"run '{run.name}' is being played by process {run.pid}")
+    try:
+        gone = store.delete_unplayed_run(run.id)
+    except PokeviewError as exc:
+        raise PokeviewError(f"run '{run.name}' is not deleted: {exc}") from None
+    return run.name, gone

@@ -46,7 +46,7 @@ async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
 
 
 async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_on_the_bridge(
-    bridge, store, tmp_path, monkeypatch
+    bridge, store, tmp_path
 ):
     import asyncio
 
@@ -67,11 +67,10 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
 
     # ... and as an outside program on the local server, over its websocket.
     port = free_port()
-    monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
-    from pokeview.players.server import server_port
+    from pokeview.players.server import ServerOptions
     from pokeview.sim.server import ensure_server
 
-    ensure_server(server_port())  # a real Showdown server on loopback, as `pokeview server` runs it
+    ensure_server(port)  # a real Showdown server on loopback, as `pokeview server` runs it
     outside = FirstMovePlayer(
         account_configuration=AccountConfiguration("firstmove", None),
         server_configuration=ServerConfiguration(f"ws://127.0.0.1:{port}/showdown/websocket", ""),
@@ -85,7 +84,9 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
         "players": ["heuristic", "server:firstmove"],
     }
     config = parse_run_config(over_server, tmp_path / "b.toml")
-    progress = await run_tournament(config, store=store, bridge=bridge)
+    progress = await run_tournament(
+        config, store=store, bridge=bridge, server=ServerOptions(port=port)
+    )
     await asyncio.wait_for(accepting, 60)
     assert progress.done == 2 and progress.failed == 0
     run = store.find_run("server")
@@ -164,22 +165,22 @@ async def _foul_play_like(port: int, name: str, fmt: str, seen: dict) -> None:
                     return
 
 
-async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seats(
-    bridge, store, monkeypatch
-):
+async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seats(bridge, store):
     import asyncio
 
     port = free_port()
-    monkeypatch.setenv("POKEVIEW_SERVER_PORT", str(port))
     from pokeview.exchange.server_game import play
-    from pokeview.players.server import server_port
+    from pokeview.players.server import ServerOptions
     from pokeview.sim.server import ensure_server
 
-    ensure_server(server_port())
+    ensure_server(port)
     for seat, host in ((0, "p1"), (1, "p2")):
         seen: dict = {}
         bot = asyncio.create_task(_foul_play_like(port, "foulish", "gen9randombattle", seen))
-        ours, theirs = make_player("max-damage"), make_player("server:foulish")
+        ours, theirs = (
+            make_player("max-damage"),
+            make_player("server:foulish", server=ServerOptions(port=port)),
+        )
         p1, p2 = (ours, theirs) if host == "p1" else (theirs, ours)
         spec = GameSpec(
             format="gen9randombattle",
@@ -209,9 +210,10 @@ def test_server_players_that_cannot_play_are_one_clear_line(tmp_path):
         "server:nobody",
         "--server-port",
         port,
+        "--server-wait",
+        "2",
         "--db",
         db,
-        env={"POKEVIEW_SERVER_WAIT": "2"},
     )
     assert run.returncode != 0 and "Traceback" not in run.stderr
     assert run.stderr.splitlines()[0].startswith("waiting for 'nobody' on ws://127.0.0.1:" + port)

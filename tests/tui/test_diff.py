@@ -24,7 +24,7 @@ async def test_the_diff_view_opens_each_battle_at_its_first_wrong_line(bridge, t
         pokeval.compare("refused", reference["refused"], printed),
         pokeval.compare("[b]evil[/]", reference[cid], ["[bold red]x[/] [/ \x1b[2J\x07"]),
     ]
-    app = make_app(tmp_path / "x.db", ("diff", results, stops))
+    app = make_app(tmp_path / "x.db", lambda: DiffScreen(results, stops))
     async with app.run_test(size=(140, 40)) as pilot:
         await settle(pilot, lambda: isinstance(app.screen, DiffScreen))
         screen = app.screen

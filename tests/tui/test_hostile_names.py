@@ -8,6 +8,8 @@ import pytest
 from textual.widgets import DataTable, Static
 
 from pokeview.app import make_app
+from pokeview.screens.ratings import RatingsScreen
+from pokeview.screens.spectate import SpectateScreen
 from pokeview.store import open_store
 from tests.helpers import build_db, settle, text_of
 
@@ -30,7 +32,8 @@ def hostile_db(path, name):
 async def test_the_ratings_screen_shows_a_run_name_literally_and_clicking_it_does_nothing(
     tmp_path, name
 ):
-    app = make_app(hostile_db(tmp_path / "h.db", name), ("ratings", name))
+    db = hostile_db(tmp_path / "h.db", name)
+    app = make_app(db, lambda: RatingsScreen(db, name))
     async with app.run_test(size=(140, 40)) as pilot:
         report = app.screen.query_one("#report", Static)
         await settle(pilot, lambda: "head to head" in text_of(report))
@@ -56,7 +59,7 @@ async def test_home_and_spectate_show_a_run_name_literally(tmp_path, name):
         await pilot.click("#runs", offset=(2, 1))
         await pilot.pause(0.1)
         assert app.is_running and app.return_code is None
-    app = make_app(db, ("spectate", name))
+    app = make_app(db, lambda: SpectateScreen(db, name))
     async with app.run_test(size=(140, 40)) as pilot:
         await pilot.pause(0.5)
         assert name in str(app.screen.title)

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 
 from pokeview.app import make_app
 from pokeview.battle.verify import verify_game
 from pokeview.screens.play import PlayScreen
+from pokeview.screens.watch import WatchScreen
 from pokeview.store import open_store
 from pokeview.widgets.board import Board
 from tests.helpers import ready, text_of
@@ -50,7 +52,7 @@ async def play_out(pilot, screen: PlayScreen, moves: int | None = None) -> dict[
 async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
     db = tmp_path / "play.db"
     for opponent, seed in (("random", "keys-1"), ("heuristic", "keys-2")):
-        app = make_app(db, ("play", {"opponent": opponent, "seed_text": seed}))
+        app = make_app(db, partial(PlayScreen, db, opponent=opponent, seed_text=seed))
         async with app.run_test(size=(120, 40)) as pilot:
             screen = app.screen
             seen = await play_out(pilot, screen)
@@ -77,7 +79,7 @@ async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
 
 async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
     db = tmp_path / "model.db"
-    app = make_app(db, ("play", {"opponent": "loopback", "seed_text": "spoiler"}))
+    app = make_app(db, lambda: PlayScreen(db, opponent="loopback", seed_text="spoiler"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await play_out(pilot, screen, moves=2)
@@ -102,7 +104,7 @@ async def test_a_models_reasoning_is_hidden_until_the_end(tmp_path):
 
 
 async def test_play_on_from_a_recorded_game(recorded_db):
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         await ready(pilot)
         await pilot.press("5", "enter", "f")
@@ -121,7 +123,7 @@ async def test_play_on_from_a_recorded_game(recorded_db):
     assert fork.spectator_log != original.spectator_log  # then the new choices
     assert all(r["id"] != fork_id for r in store.rating_games())
     store.close()
-    app = make_app(recorded_db, ("watch", fork_id, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, fork_id, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         assert "fork of game 1" in screen.sub_title
@@ -129,7 +131,7 @@ async def test_play_on_from_a_recorded_game(recorded_db):
 
 async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge):
     db = tmp_path / "resume.db"
-    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "resume"}))
+    app = make_app(db, lambda: PlayScreen(db, opponent="heuristic", seed_text="resume"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await play_out(pilot, screen, moves=3)
@@ -141,7 +143,7 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
     assert len(store.decisions(game_id, "p1")) == 3
     assert store.latest_human_game().id == game_id
     store.close()
-    app = make_app(db, ("play", {"resume": game_id}))
+    app = make_app(db, lambda: PlayScreen(db, resume=game_id))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await until(pilot, lambda: screen.ctx is not None, "the resumed decision")
@@ -159,7 +161,7 @@ async def test_leaving_keeps_the_game_and_resuming_continues_it(tmp_path, bridge
 async def test_digits_then_enter_make_one_move(tmp_path):
     """ "1" "0" Enter with 13 actions plays action 10 once; the Enter picks nothing afterwards."""
     db = tmp_path / "digits.db"
-    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    app = make_app(db, lambda: PlayScreen(db, opponent="heuristic", seed_text="digits"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await until(pilot, lambda: screen.ctx is not None, "the first decision")
@@ -186,7 +188,7 @@ async def test_resuming_against_a_model_keeps_the_last_step_and_its_log(tmp_path
     of the step the game stopped at), the board and the log are those of that step, and the
     record keeps the step's log for the viewer."""
     db = tmp_path / "resume-model.db"
-    app = make_app(db, ("play", {"opponent": "loopback", "seed_text": "crash-test"}))
+    app = make_app(db, lambda: PlayScreen(db, opponent="loopback", seed_text="crash-test"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await play_out(pilot, screen, moves=2)
@@ -195,7 +197,7 @@ async def test_resuming_against_a_model_keeps_the_last_step_and_its_log(tmp_path
         left_words = [w for u in screen.ctx.updates for w in u.text]
         left_state = screen.ctx.updates[-1].state
         await pilot.press("q")
-    app = make_app(db, ("play", {"resume": game_id}))
+    app = make_app(db, lambda: PlayScreen(db, resume=game_id))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = app.screen
         await until(pilot, lambda: screen.ctx is not None, "the resumed decision")
@@ -220,7 +222,7 @@ async def test_at_80x24_the_actives_every_action_and_the_log_are_reachable(tmp_p
     from textual.widgets import OptionList
 
     db = tmp_path / "small.db"
-    app = make_app(db, ("play", {"opponent": "heuristic", "seed_text": "digits"}))
+    app = make_app(db, lambda: PlayScreen(db, opponent="heuristic", seed_text="digits"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         await until(pilot, lambda: screen.ctx is not None, "the first decision")

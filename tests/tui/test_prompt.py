@@ -48,7 +48,7 @@ async def loaded(pilot, screen: PromptScreen, header: str) -> None:
 
 
 async def test_the_inspector_opens_at_the_decision_steps_and_marks_matches(recorded_db):
-    app = make_app(recorded_db, ("prompt", 3, "p1", 4))
+    app = make_app(recorded_db, lambda: PromptScreen(recorded_db, 3, "p1", 4))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = app.screen
         await loaded(pilot, screen, "decision 5 of")

@@ -7,6 +7,7 @@ from pathlib import Path
 from textual.widgets import Static
 
 from pokeview.app import make_app
+from pokeview.screens.ratings import RatingsScreen
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
 from tests.helpers import settle, text_of
@@ -25,7 +26,7 @@ async def test_ratings_of_a_run_show_its_findings(store, bridge):
     )
     await run_tournament(config, store=store, bridge=bridge)
     store.commit()
-    app = make_app(store.path, ("ratings", "findings"))
+    app = make_app(store.path, lambda: RatingsScreen(store.path, "findings"))
     async with app.run_test(size=(140, 60)) as pilot:
         report = app.screen.query_one("#report", Static)
         await settle(pilot, lambda: "findings" in text_of(report) and "leads" in text_of(report))

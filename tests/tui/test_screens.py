@@ -11,6 +11,7 @@ from textual.widgets import DataTable, Static
 
 from pokeview.app import make_app
 from pokeview.screens.home import HomeScreen
+from pokeview.screens.ratings import RatingsScreen
 from pokeview.screens.watch import WatchScreen
 from tests.helpers import build_db, ready, settle, text_of
 
@@ -48,7 +49,7 @@ async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db, monk
         return real(*args, **kwargs)
 
     monkeypatch.setattr(summary, "build_report", slow_report)
-    app = make_app(recorded_db, ("ratings",))
+    app = make_app(recorded_db, lambda: RatingsScreen(recorded_db))
     async with app.run_test(size=(120, 40)) as pilot:
         report = app.screen.query_one("#report", Static)
         await pilot.pause(0.2)
@@ -108,7 +109,7 @@ async def test_markup_and_control_characters_are_shown_literally(tmp_path):
         cell = table.get_row_at(2)[3]
         assert cell.plain == "mallory [bold red]x[/] [/ [2J"  # literal, ESC and BEL removed
         await pilot.press("end", "enter")  # game 1, the oldest
-    app = make_app(db, ("watch", 3, "p1"))
+    app = make_app(db, lambda: WatchScreen(db, 3, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("right")
@@ -149,7 +150,7 @@ def test_the_core_imports_no_textual():
 async def test_the_palette_offers_the_screens_keys(recorded_db):
     from pokeview.commands import ScreenKeys
 
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         provider = ScreenKeys(screen)

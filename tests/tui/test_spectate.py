@@ -14,6 +14,7 @@ from textual.widgets import DataTable
 
 from pokeview.app import make_app
 from pokeview.players.llm.loopback import LoopbackModel
+from pokeview.screens.spectate import SpectateScreen
 from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.decision_pane import DecisionPane
 from tests.helpers import pokeview, text_of, write_players
@@ -56,7 +57,7 @@ async def test_spectating_a_running_tournament(tmp_path):
         deadline = time.monotonic() + 60
         while not db.exists() and time.monotonic() < deadline:
             time.sleep(0.1)
-        app = make_app(db, ("spectate", "live"))
+        app = make_app(db, lambda: SpectateScreen(db, "live"))
         async with app.run_test(size=(120, 40)) as pilot:
             table = app.screen.query_one("#running", DataTable)
             await wait_for(pilot, lambda: table.row_count > 0, "running games")
@@ -136,7 +137,7 @@ async def test_with_no_run_named_the_latest_runs_results_stay_once_it_is_done(tm
     )
     db = tmp_path / "small.db"
     assert pokeview("run", str(config), "--db", str(db)).returncode == 0
-    app = make_app(db, ("spectate",))
+    app = make_app(db, lambda: SpectateScreen(db))
     async with app.run_test(size=(120, 40)) as pilot:
         done = app.screen.query_one("#done", DataTable)
         await wait_for(pilot, lambda: done.row_count == 2, "the run's two games")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from textual.widgets import Static
 
 from pokeview.app import make_app
@@ -14,7 +16,7 @@ from tests.helpers import build_db, game, llm, play_one, pokeview, ready, text_o
 
 
 async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         assert screen.position == 0 and screen.frames[0].turn == 1
@@ -42,7 +44,7 @@ async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
 
 
 async def test_side_switch_shows_each_sides_own_team(recorded_db):
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         p1_board = text_of(screen.query_one(Board))
@@ -58,7 +60,7 @@ async def test_side_switch_shows_each_sides_own_team(recorded_db):
 
 
 async def test_autoplay_moves_forward_and_pauses(recorded_db):
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("plus", "plus", "plus")  # 8 frames a second
@@ -73,7 +75,7 @@ async def test_autoplay_moves_forward_and_pauses(recorded_db):
 
 
 async def test_a_model_decision_shows_messages_reasoning_and_answer(recorded_db):
-    app = make_app(recorded_db, ("watch", 3, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 3, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("right")
@@ -96,7 +98,7 @@ async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
     from pokeview.screens.prompt import PromptScreen
     from pokeview.store import open_store
 
-    app = make_app(recorded_db, ("watch", 3, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 3, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("right", "right")
@@ -130,7 +132,7 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
     page = tmp_path / "replay.html"
     page.write_text(pokeview("export", "1", "--format", "html", "--db", db).stdout)
     assert pokeview("import", str(page), "--db", db).returncode == 0
-    app = make_app(tmp_path / "x.db", ("watch", 2, "p1"))
+    app = make_app(db, lambda: WatchScreen(db, 2, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("right", "right")
@@ -147,7 +149,7 @@ async def test_an_imported_replay_steps_by_turn_from_either_public_view(tmp_path
 
 async def test_switching_side_on_the_last_frame_stays_on_the_last_frame(recorded_db):
     for game_id in (1, 2, 3):
-        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        app = make_app(recorded_db, partial(WatchScreen, recorded_db, game_id, "p1"))
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await ready(pilot)
             await pilot.press("end")
@@ -161,7 +163,7 @@ async def test_a_game_that_ended_in_an_error_says_so_on_its_last_frame(tmp_path)
         doc["game"].update(status="error", winner=None, error="llm:x (p2) failed: [red]boom[/]")
 
     db = build_db(tmp_path / "err.db", broken)
-    app = make_app(db, ("watch", 1, "p1"))
+    app = make_app(db, lambda: WatchScreen(db, 1, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         await pilot.press("end")
@@ -170,7 +172,7 @@ async def test_a_game_that_ended_in_an_error_says_so_on_its_last_frame(tmp_path)
 
 
 async def test_a_missing_game_is_said_in_the_screen(recorded_db):
-    app = make_app(recorded_db, ("watch", 999))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 999))
     async with app.run_test(size=(120, 40)) as pilot:
         for _ in range(100):
             await pilot.pause(0.02)
@@ -181,7 +183,8 @@ async def test_a_missing_game_is_said_in_the_screen(recorded_db):
 
 
 async def test_the_decision_pane_keeps_its_scroll_while_the_decision_is_the_same(recorded_db):
-    app = make_app(recorded_db, ("watch", 3, "p1"))  # p1 is the model: long decisions
+    # p1 is the model: long decisions
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 3, "p1"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await ready(pilot)
         right = screen.query_one("#right")
@@ -202,7 +205,7 @@ async def test_question_mark_lists_every_key_and_the_footer_fits_the_main_ones(r
 
     from pokeview.screens.help import HelpScreen
 
-    app = make_app(recorded_db, ("watch", 1, "p1"))
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await ready(pilot)
         await pilot.pause(0.2)
@@ -223,7 +226,7 @@ async def test_question_mark_lists_every_key_and_the_footer_fits_the_main_ones(r
 
 async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(recorded_db):
     for game_id, view in ((1, "p1"), (3, "spectator")):
-        app = make_app(recorded_db, ("watch", game_id, view))
+        app = make_app(recorded_db, partial(WatchScreen, recorded_db, game_id, view))
         async with app.run_test(size=(80, 24)) as pilot:
             screen = await ready(pilot)
             holder = screen.query_one("#board-scroll")
@@ -265,7 +268,7 @@ async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(re
     """Fainted Pokémon on the board = faint lines in the log so far, in every view, at every
     frame; the last frame shows the loser's whole team fainted."""
     for game_id in (1, 2, 3):
-        app = make_app(recorded_db, ("watch", game_id, "p1"))
+        app = make_app(recorded_db, partial(WatchScreen, recorded_db, game_id, "p1"))
         async with app.run_test(size=(120, 40)) as pilot:
             screen = await ready(pilot)
             replay = screen.replay
@@ -307,7 +310,7 @@ async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopba
         bridge, store, llm(loopback, "loopback-401"), "random", text="void", turn_limit=3
     )
     store.commit()
-    app = make_app(store.path, ("watch", result.game_id, "p1"))
+    app = make_app(store.path, lambda: WatchScreen(store.path, result.game_id, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
         assert screen.sub_title.startswith(
@@ -323,7 +326,7 @@ async def test_a_re_asked_decision_shows_every_attempt(bridge, store, loopback):
         bridge, store, llm(loopback, "loopback-malformed-once"), "random", text="re", turn_limit=2
     )
     store.commit()
-    app = make_app(store.path, ("watch", result.game_id, "p1"))
+    app = make_app(store.path, lambda: WatchScreen(store.path, result.game_id, "p1"))
     async with app.run_test(size=(120, 60)) as pilot:
         screen = await ready(pilot)
         pane = text_of(screen.query_one(DecisionPane))

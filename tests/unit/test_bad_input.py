@@ -31,6 +31,8 @@ CASES = [
     ("run {bad}/ok-run.toml --concurrency -2", "--concurrency -2 is out of range: give 1 to 256"),
     ("server --port 70000", "--port 70000 is out of range: give 1 to 65535"),
     ("battle --p1 random --p2 server:bob --server-port -1", "--server-port -1 is out of range"),
+    ("battle --p1 random --p2 server:bob --server-wait 0", "--server-wait 0 is out of range"),
+    ("run {bad}/ok-run.toml --server-wait -5", "--server-wait -5 is out of range: give a number"),
     ("battle --p1 random --p2 random --turn-limit 0", "--turn-limit 0 is out of range: give 1 to"),
     # imported games of the wrong shape
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),

@@ -40,3 +40,30 @@ def test_a_json_run_config_is_the_same_run_as_its_toml(tmp_path):
         b.concurrency,
     )
     assert a.config_hash == b.config_hash  # the editor's schema is not part of what is played
+
+
+def test_a_run_is_deleted_unless_another_live_process_plays_it(tmp_path):
+    import subprocess
+    import sys
+
+    import pytest
+
+    from pokeview.errors import PokeviewError
+    from pokeview.store import open_store
+    from pokeview.tournament.runner import delete_run
+
+    store = open_store(tmp_path / "x.db")
+    run = store.claim_run("unplayed", {}, "h", 2, lambda pid: False)
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+    try:
+        store.update_run(run.id, pid=other.pid)
+        with pytest.raises(
+            PokeviewError, match=f"run 'unplayed' is being played by process {other.pid}"
+        ):
+            delete_run(store, "unplayed")
+    finally:
+        other.kill()
+        other.wait()
+    assert delete_run(store, str(run.id)) == ("unplayed", 0)  # by id; its player is gone now
+    assert store.find_run("unplayed") is None
+    store.close()

@@ -1,0 +1,209 @@
+"""What the command modules share: how a command is added, the database, stopping on SIGTERM,
+the options several commands take, and reading or writing a user's file."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from pokeview.errors import PokeviewError
+
+if TYPE_CHECKING:
+    from pokeview.players.server import ServerOptions
+    from pokeview.store.store import Store
+
+T = TypeVar("T")
+Handler = Callable[[argparse.Namespace], int]
+
+DEFAULT_FORMAT = "gen9randombattle"
+PORTS = (1, 65535)
+
+DB_HELP = "the SQLite database (default: POKEVIEW_DB or the user data directory)"
+PLAYERS_HELP = (
+    "the players file naming model players "
+    "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
+)
+KINDS = (
+    "random, max-damage, heuristic, search (search:ms=N, cpu=N or nodes=N, depth=N, "
+    "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env "
+    "Player), or server:USER (a program on the local server)"
+)
+SERVER_PORT_HELP = (
+    "the local Showdown server's port for server:USER players; pokeview starts one there "
+    "unless one listens already (default: POKEVIEW_SERVER_PORT or 8000)"
+)
+SERVER_WAIT_HELP = (
+    "how long to wait for a server:USER program to come online and accept the challenge "
+    "(default 120)"
+)
+
+
+@dataclass
+class Commands:
+    """Adds subcommands, each with the options every command takes (`--db`)."""
+
+    sub: Any  # argparse's subparsers action
+    common: argparse.ArgumentParser  # the parent parser of every command
+
+    def add(self, name: str, func: Handler, help: str) -> argparse.ArgumentParser:
+        p = self.sub.add_parser(name, parents=[self.common], help=help, description=help)
+        p.set_defaults(func=func)
+        return p
+
+
+# -- running ------------------------------------------------------------------------------------
+
+
+class Stopped(Exception):
+    """The process was asked to stop (SIGTERM)."""
+
+
+def run_stoppable(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run, where SIGTERM stops the work as Ctrl-C does: the running task is cancelled,
+    so games in flight are kept as interrupted (and played again or resumed later)."""
+
+    async def main() -> T:
+        import signal
+
+        task, stopped = asyncio.current_task(), []
+        loop = asyncio.get_running_loop()
+
+        def stop() -> None:
+            stopped.append(True)
+            if task is not None:
+                task.cancel()
+
+        loop.add_signal_handler(signal.SIGTERM, stop)
+        try:
+            return await coro
+        except asyncio.CancelledError:
+            if stopped:
+                raise Stopped from None
+            raise
+        finally:
+            loop.remove_signal_handler(signal.SIGTERM)
+
+    return asyncio.run(main())
+
+
+async def with_bridge(work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
+    """`work(bridge)` on a Node bridge started for it and closed after."""
+    from pokeview.sim.client import Bridge
+
+    async with Bridge() as bridge:
+        return await work(bridge)
+
+
+# -- the database -------------------------------------------------------------------------------
+
+
+def open_store(args: argparse.Namespace) -> Store:
+    from pokeview.store import open_store
+
+    with MigrationProgress() as progress:
+        return open_store(args.db, on_migrate=progress)
+
+
+def database_file(args: argparse.Namespace) -> Path:
+    store = open_store(args)  # opens (and creates or migrates) it, with a clear error if it cannot
+    path = store.path
+    store.close()
+    return path
+
+
+class MigrationProgress:
+    """A progress bar on stderr while an older database is migrated (shown only if it is)."""
+
+    def __init__(self) -> None:
+        self.bar: Any = None
+        self.task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            from rich.console import Console
+            from rich.progress import Progress
+
+            self.bar = Progress(console=Console(stderr=True), transient=False)
+            self.bar.start()
+            self.task = self.bar.add_task(
+                "migrating the record (compacting finished games)", total=total
+            )
+        self.bar.update(self.task, completed=done)
+
+    def __enter__(self) -> MigrationProgress:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+# -- options ------------------------------------------------------------------------------------
+
+
+def in_range(flag: str, value: int | None, allowed: tuple[int, int]) -> None:
+    if value is not None and not allowed[0] <= value <= allowed[1]:
+        raise PokeviewError(f"{flag} {value} is out of range: give {allowed[0]} to {allowed[1]}")
+
+
+def add_server_options(p: argparse.ArgumentParser) -> None:
+    """--server-port and --server-wait, for commands that may meet a server:USER player."""
+    p.add_argument("--server-port", type=int, metavar="PORT", help=SERVER_PORT_HELP)
+    p.add_argument("--server-wait", type=float, metavar="SECONDS", help=SERVER_WAIT_HELP)
+
+
+def server_options(args: argparse.Namespace) -> ServerOptions:
+    """The local server's options from --server-port and --server-wait; the port's default
+    is the user's POKEVIEW_SERVER_PORT, else 8000."""
+    from pokeview.players.server import DEFAULT_PORT, ServerOptions
+
+    in_range("--server-port", args.server_port, PORTS)
+    port = args.server_port
+    if not port:
+        text = os.environ.get("POKEVIEW_SERVER_PORT") or str(DEFAULT_PORT)
+        if not text.isdigit() or not 1 <= int(text) <= 65535:
+            raise PokeviewError(f"POKEVIEW_SERVER_PORT={text!r} is not a port (1 to 65535)")
+        port = int(text)
+    if args.server_wait is None:
+        return ServerOptions(port=port)
+    if not args.server_wait > 0:
+        raise PokeviewError(
+            f"--server-wait {args.server_wait:g} is out of range: give a number of seconds above 0"
+        )
+    return ServerOptions(port=port, join_wait=args.server_wait)
+
+
+# -- users' files -------------------------------------------------------------------------------
+
+
+def read_team(path: str | None) -> str | None:
+    if not path:
+        return None
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PokeviewError(f"cannot read the team file {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(
+            f"the team file {path} is not text (UTF-8); give a team in packed or export format"
+        ) from None
+
+
+def write_whole(target: Path, text: str) -> None:
+    """Write a file completely or not at all: a stopped or failed write leaves no half file."""
+    import tempfile
+
+    try:
+        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(scratch, target)
+    except OSError as exc:
+        if "scratch" in locals():
+            Path(scratch).unlink(missing_ok=True)
+        raise PokeviewError(f"cannot write {target}: {exc.strerror}") from None

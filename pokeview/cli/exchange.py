@@ -1,0 +1,183 @@
+"""Games in and out, and checked against Showdown: `import`, `export`, `verify` and `diff`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from pokeview.cli.common import (
+    Commands,
+    database_file,
+    open_store,
+    run_stoppable,
+    with_bridge,
+    write_whole,
+)
+from pokeview.errors import PokeviewError
+
+
+def add_import(commands: Commands) -> None:
+    p = commands.add(
+        "import",
+        cmd_import,
+        "import a game: pokeview JSON, an input log (re-simulated), a Showdown replay, "
+        "or Pokéval cases (.jsonl)",
+    )
+    p.add_argument(
+        "file",
+        help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
+        "its .log or .json, or Pokéval battle cases (.jsonl)",
+    )
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from pokeview.exchange import (
+        ImportKind,
+        import_game_file,
+        import_input_log,
+        import_kind,
+        import_pokeval_cases,
+    )
+
+    path = Path(args.file)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PokeviewError(f"cannot read {path}: {exc}") from None
+    store = open_store(args)
+    kind = import_kind(path, text)
+    if kind is ImportKind.POKEVAL_CASES:
+        imported = run_stoppable(
+            with_bridge(lambda bridge: import_pokeval_cases(store, path, bridge))
+        )
+        for case in imported:
+            print(f"case {case.case_id}: {case.error or f'game {case.game_id}'}")
+        return 0
+    if kind is ImportKind.GAME_FILE:
+        game_id = import_game_file(store, path, text)
+    elif kind is ImportKind.INPUT_LOG:
+        game_id = run_stoppable(
+            with_bridge(lambda bridge: import_input_log(store, text, path.name, bridge))
+        )
+    else:
+        from pokeview.showdown_replay import import_replay
+
+        game_id = run_stoppable(
+            with_bridge(lambda bridge: import_replay(store, text, path.name, bridge))
+        )
+    print(f"imported {path.name} as game {game_id}")
+    return 0
+
+
+def add_diff(commands: Commands) -> None:
+    p = commands.add(
+        "diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's"
+    )
+    p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
+    p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
+    p.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    p.add_argument(
+        "--print",
+        action="store_true",
+        help="print the comparison as text (the default when not on a terminal) "
+        "instead of opening the side-by-side view",
+    )
+
+
+def cmd_diff(args: argparse.Namespace) -> int:
+    from pokeview import pokeval
+
+    cases = pokeval.load_cases(Path(args.cases))
+    engine = pokeval.load_engine_output(Path(args.engine_output))
+    score = run_stoppable(with_bridge(lambda bridge: pokeval.score_engine(cases, engine, bridge)))
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(score.to_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    if not args.print and sys.stdout.isatty():
+        from pokeview.app import make_app
+        from pokeview.screens.diff import DiffScreen
+
+        make_app(database_file(args), lambda: DiffScreen(score.results, score.stops)).run()
+        return 0
+    from pokeview.text import strip_control
+
+    for r in score.results:
+        print(strip_control(pokeval.side_by_side(r)))
+        if r.id in score.stops:
+            print(strip_control(score.stops[r.id]))
+        print()
+    print(score.summary())
+    return 0
+
+
+def add_export(commands: Commands) -> None:
+    p = commands.add(
+        "export",
+        cmd_export,
+        "write one game: pokeview JSON, spectator log, input log or replay HTML",
+    )
+    p.add_argument("game", help="a game id")
+    p.add_argument(
+        "--format",
+        choices=["json", "log", "inputlog", "html"],
+        default="json",
+        help="json (all decisions; default), log, inputlog, or html (a Showdown replay)",
+    )
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
+    )
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from pokeview.exchange import export_as
+
+    target = Path(args.output) if args.output else None
+    if target is not None and target.is_dir():
+        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
+    if target is not None and not target.parent.is_dir():
+        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
+    store = open_store(args)
+    text = export_as(store, args.game, args.format)
+    if target is not None:
+        write_whole(target, text)
+        print(f"game {args.game} written to {args.output}")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def add_verify(commands: Commands) -> None:
+    p = commands.add(
+        "verify", cmd_verify, "re-run games' input logs in Showdown and compare the spectator logs"
+    )
+    p.add_argument("game", nargs="*", help="game ids")
+    p.add_argument("--all", action="store_true", help="every finished game in the database")
+    p.add_argument("--quiet", action="store_true", help="print only failures and the count")
+
+
+def cmd_verify(args: argparse.Namespace) -> int:
+    from pokeview.battle.verify import verify_game
+
+    store = open_store(args)
+    if args.all:
+        ids = [g.id for g in store.games(limit=1_000_000, status="finished")]
+    elif args.game:
+        ids = [store.game(g).id for g in args.game]
+    else:
+        raise PokeviewError("name a game id to verify, or pass --all")
+
+    async def verify_all(bridge: Any) -> list[Any]:
+        return [await verify_game(bridge, store, gid) for gid in ids]
+
+    verdicts = run_stoppable(with_bridge(verify_all))
+    bad = [v for v in verdicts if not v.ok]
+    for v in verdicts:
+        if not v.ok or not args.quiet:
+            print(("ok    " if v.ok else "FAIL  ") + v.message)
+    if len(verdicts) > 1 or args.all:
+        print(f"{len(verdicts) - len(bad)} of {len(verdicts)} games verified")
+    return 1 if bad else 0

@@ -1,0 +1,340 @@
+"""One game at a time: `battle`, `games`, `watch`, `play`, `prompt`, and the app itself."""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from pokeview.cli.common import (
+    DEFAULT_FORMAT,
+    KINDS,
+    PLAYERS_HELP,
+    Commands,
+    add_server_options,
+    database_file,
+    in_range,
+    open_store,
+    read_team,
+    run_stoppable,
+    server_options,
+    with_bridge,
+)
+from pokeview.errors import PokeviewError
+
+# -- battle -------------------------------------------------------------------------------------
+
+
+def add_battle(commands: Commands) -> None:
+    p = commands.add(
+        "battle", cmd_battle, "play one headless game, record it and print its id, winner and turns"
+    )
+    p.add_argument("--p1", required=True, metavar="PLAYER", help=KINDS)
+    p.add_argument("--p2", required=True, metavar="PLAYER", help=KINDS)
+    p.add_argument(
+        "--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})"
+    )
+    p.add_argument(
+        "--seed",
+        metavar="TEXT",
+        help="seed text; the same text gives the same game (default: random)",
+    )
+    p.add_argument(
+        "--team1",
+        metavar="FILE",
+        help="p1's team, packed or export format (formats without random teams)",
+    )
+    p.add_argument("--team2", metavar="FILE", help="p2's team (default: the same as --team1)")
+    p.add_argument(
+        "--turn-limit",
+        type=int,
+        default=300,
+        metavar="N",
+        help="the game is a tie at turn N (default 300)",
+    )
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+    add_server_options(p)
+
+
+def cmd_battle(args: argparse.Namespace) -> int:
+    from pokeview.battle import seeds
+    from pokeview.battle.spec import GameSpec
+    from pokeview.exchange.server_game import play as play_any
+    from pokeview.players import make_player
+    from pokeview.players.server import ServerPlayer
+    from pokeview.tournament.config import TURN_LIMITS
+
+    server = server_options(args)
+    in_range("--turn-limit", args.turn_limit, TURN_LIMITS)
+    p1 = make_player(args.p1, args.players, server=server)
+    p2 = make_player(args.p2, args.players, server=server)
+    for player in (p1, p2):
+        if isinstance(player, ServerPlayer):
+            print(
+                f"waiting for '{player.user}' on ws://127.0.0.1:{player.server.port}"
+                f"/showdown/websocket to accept a {args.format} challenge",
+                file=sys.stderr,
+                flush=True,
+            )
+    teams = None
+    if args.team1 or args.team2:
+        teams = {
+            "p1": read_team(args.team1 or args.team2) or "",
+            "p2": read_team(args.team2 or args.team1) or "",
+        }
+    seed_text = args.seed if args.seed is not None else secrets.token_hex(4)
+    store = open_store(args)
+
+    spec = GameSpec(
+        format=args.format,
+        seed=seeds.game_seed(seed_text),
+        p1=p1,
+        p2=p2,
+        turn_limit=args.turn_limit,
+        teams=teams,
+        seed_text=seed_text,
+    )
+
+    async def play(bridge: Any) -> Any:
+        return await play_any(spec, bridge=bridge, store=store)
+
+    result = run_stoppable(with_bridge(play))
+    store.close()
+    if result.status not in ("finished", "void"):
+        print(
+            f"game {result.game_id}: error after {result.turns} turns: {result.error}",
+            file=sys.stderr,
+        )
+        return 1
+    server_game = "server" in (p1.kind, p2.kind)
+    # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
+    where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
+    print(
+        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
+        f"{where}: winner {result.winner_name}"
+        f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
+    )
+    if result.status == "void":
+        from pokeview.text import strip_control
+
+        print(
+            f"game {result.game_id} is void, left out of the ratings: "
+            f"{strip_control(result.error or '')}",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+# -- games --------------------------------------------------------------------------------------
+
+
+def add_games(commands: Commands) -> None:
+    p = commands.add("games", cmd_games, "list recorded games, newest first")
+    p.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    p.add_argument(
+        "--limit", type=int, default=50, metavar="N", help="at most N games (default 50)"
+    )
+    p.add_argument(
+        "--status",
+        choices=["running", "finished", "void", "error", "interrupted"],
+        help="only games in this state",
+    )
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    from pokeview.text import safe
+
+    store = open_store(args)
+    games = store.games(limit=args.limit, status=args.status)
+    if args.json:
+        import orjson
+
+        rows = [
+            {
+                "id": g.id,
+                "format": g.format,
+                "p1": g.p1,
+                "p2": g.p2,
+                "status": g.status,
+                "winner": g.winner,
+                "turns": g.turns,
+                "seed_text": g.seed_text,
+                "seed": g.seed,
+                "run_id": g.run_id,
+                "started_at": g.started_at,
+                "ended_at": g.ended_at,
+                "error": g.error,
+            }
+            for g in games
+        ]
+        sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from pokeview.text import strip_control
+
+    title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
+    table = Table(title=title, title_justify="left")
+    for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
+        table.add_column(column, justify="right" if column in ("id", "turns") else "left")
+    for g in games:
+        table.add_row(
+            str(g.id),
+            g.started_at[:19].replace("T", " "),
+            safe(g.format),
+            safe(g.p1),
+            safe(g.p2),
+            safe(g.winner_name),
+            str(g.turns or "-"),
+            g.status
+            if g.status not in ("error", "void")
+            else f"{g.status}: {safe(g.error or '')[:40]}",
+        )
+    Console(width=max(Console().width, 120)).print(table)
+    return 0
+
+
+# -- the app: home, watch, play -------------------------------------------------------------------
+
+
+def cmd_app(args: argparse.Namespace) -> int:
+    """`pokeview` alone: the app on the database, at the home screen."""
+    from pokeview.app import make_app
+
+    make_app(database_file(args)).run()
+    return 0
+
+
+def add_watch(commands: Commands) -> None:
+    p = commands.add(
+        "watch", cmd_watch, "step through a recorded game turn by turn (the replay viewer)"
+    )
+    p.add_argument("game", help="a game id, or a game file written by `pokeview export`")
+    p.add_argument(
+        "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
+    )
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+    from pokeview.screens.watch import WatchScreen
+
+    game = args.game
+    if game.endswith(".json") or Path(game).is_file():
+        from pokeview.exchange import game_file_in_scratch
+
+        with game_file_in_scratch(Path(game)) as (scratch, game_id):
+            make_app(scratch, lambda: WatchScreen(scratch, game_id, args.side)).run()
+        return 0
+    path = database_file(args)
+    store = open_store(args)
+    game_id = store.game(game).id  # an unknown id is one clear line, before any screen
+    store.close()
+    make_app(path, lambda: WatchScreen(path, game_id, args.side)).run()
+    return 0
+
+
+def add_play(commands: Commands) -> None:
+    p = commands.add("play", cmd_play, "play one side yourself against a bot or a model")
+    p.add_argument(
+        "--vs",
+        default="heuristic",
+        metavar="PLAYER",
+        help=f"the opponent: {KINDS} (default heuristic)",
+    )
+    p.add_argument("--side", choices=["p1", "p2"], default="p1", help="your side (default p1)")
+    p.add_argument(
+        "--format", default=DEFAULT_FORMAT, help=f"a Showdown format (default {DEFAULT_FORMAT})"
+    )
+    p.add_argument("--seed", metavar="TEXT", help="seed text (default: a new one)")
+    p.add_argument(
+        "--team", metavar="FILE", help="both sides' team, for formats without random teams"
+    )
+    p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+    from pokeview.players import make_player
+    from pokeview.screens.play import PlayScreen
+
+    path = database_file(args)
+    options: dict[str, Any] = {"players_file": args.players}
+    if args.resume:
+        store = open_store(args)
+        game = store.latest_human_game()
+        store.close()
+        if game is None:
+            raise PokeviewError("there is no unfinished game of yours to resume")
+        options["resume"] = game.id
+    else:
+        # An unknown opponent, or one that cannot play the format, is one clear line first.
+        opponent = make_player(args.vs, args.players)
+        if hasattr(opponent, "check_format"):
+            opponent.check_format(args.format)
+        teams = None
+        if args.team:
+            team = read_team(args.team)
+            teams = {"p1": team, "p2": team}
+        options.update(
+            opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
+        )
+    make_app(path, lambda: PlayScreen(path, **options)).run()
+    return 0
+
+
+# -- prompt -------------------------------------------------------------------------------------
+
+
+def add_prompt(commands: Commands) -> None:
+    p = commands.add("prompt", cmd_prompt, "print exactly what the model on one side saw at turn N")
+    p.add_argument("game", help="a game id")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument(
+        "--turn", type=int, metavar="N", help="the turn of the decision (its first, if several)"
+    )
+    which.add_argument(
+        "--decision",
+        type=int,
+        metavar="N",
+        help="the side's Nth decision (a forced switch is a second decision in its turn)",
+    )
+    p.add_argument("--side", choices=["p1", "p2"], default="p1", help="whose view (default p1)")
+    p.add_argument("--json", action="store_true", help="print the messages as JSON")
+
+
+def cmd_prompt(args: argparse.Namespace) -> int:
+    import orjson
+
+    from pokeview.players.llm.conversation import (
+        conversation,
+        decision_for_turn,
+        format_conversation,
+    )
+    from pokeview.text import strip_control
+
+    store = open_store(args)
+    game = store.game(args.game)
+    decisions = store.decisions(game.id, args.side)
+    if args.decision is not None:
+        if not 1 <= args.decision <= len(decisions):
+            raise PokeviewError(
+                f"{args.side} made {len(decisions)} decisions in game {game.id}; "
+                f"--decision takes 1 to {len(decisions)}"
+            )
+        decision = decisions[args.decision - 1]
+    else:
+        decision = decision_for_turn(decisions, args.turn, game.turns or 0)
+    messages = conversation(store, game.id, args.side, decision.idx)
+    if args.json:
+        out = orjson.dumps([m.to_json() for m in messages], option=orjson.OPT_INDENT_2).decode()
+        sys.stdout.write(out + "\n")
+    else:
+        sys.stdout.write(strip_control(format_conversation(messages)))
+    return 0

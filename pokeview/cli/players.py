@@ -1,0 +1,54 @@
+"""`players`: the model players in the players file, and its schema."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from pokeview.cli.common import PLAYERS_HELP, Commands
+
+
+def add_players(commands: Commands) -> None:
+    p = commands.add("players", cmd_players, "list the model players in the players file")
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+    p.add_argument(
+        "--schema", action="store_true", help="print the players file's JSON schema (for editors)"
+    )
+
+
+def cmd_players(args: argparse.Namespace) -> int:
+    from pokeview.config_schemas import schema_text
+    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.text import strip_control
+
+    if args.schema:  # as `pokeview schema players`
+        sys.stdout.write(schema_text("players"))
+        return 0
+    where = players_path(args.players)
+    models = load_players(args.players)
+    if not models:
+        print(f"no model players in {where} (see the README, 'Model players')")
+        return 0
+    print(f"model players in {where}:")
+    for spec in models.values():
+        key = "no key"
+        if spec.api_key_env:
+            state = "set" if os.environ.get(spec.api_key_env) else "NOT SET"
+            key = f"${spec.api_key_env} {state}"
+        # Every price a cost is made of; one missing makes the cost of tokens of its kind unknown.
+        prices = ", ".join(
+            f"{what} {spec.prices[k]:g}" if k in spec.prices else f"{what} ? (unknown)"
+            for k, what in (
+                ("input", "input"),
+                ("cached_input", "cached input"),
+                ("cache_write", "cache write"),
+                ("output", "output"),
+            )
+        )
+        line = (
+            f"  llm:{spec.name}  model {spec.model}  at {spec.base_url}  {key}  "
+            f"effort {spec.reasoning_effort or '-'}  USD per million tokens: {prices}"
+        )
+        print(strip_control(line))
+    return 0

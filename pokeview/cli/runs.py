@@ -1,0 +1,174 @@
+"""Many games: `run`, `runs`, `spectate`, `ratings` and `report`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from pokeview.cli.common import (
+    PLAYERS_HELP,
+    Commands,
+    add_server_options,
+    database_file,
+    in_range,
+    open_store,
+    run_stoppable,
+    server_options,
+    with_bridge,
+)
+
+
+def add_run(commands: Commands) -> None:
+    p = commands.add("run", cmd_run, "play every game of a run config; start it again to resume")
+    p.add_argument("config", help="a run config, TOML or JSON (see examples/)")
+    p.add_argument(
+        "--concurrency", type=int, metavar="N", help="games at once (default: the config's, or 8)"
+    )
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+    add_server_options(p)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pokeview.tournament.config import CONCURRENCY, load_run_config
+    from pokeview.tournament.display import ProgressView
+    from pokeview.tournament.runner import run_tournament
+
+    server = server_options(args)
+    in_range("--concurrency", args.concurrency, CONCURRENCY)
+    config = load_run_config(args.config)
+    store = open_store(args)
+
+    async def run() -> Any:
+        with ProgressView() as view:
+            return await with_bridge(
+                lambda bridge: run_tournament(
+                    config,
+                    store=store,
+                    bridge=bridge,
+                    concurrency=args.concurrency,
+                    players_file=args.players,
+                    on_progress=view.update,
+                    server=server,
+                )
+            )
+
+    progress = run_stoppable(run())
+    store.close()
+    print(
+        f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
+        f"({progress.done} now, {progress.failed} ended in errors"
+        + (
+            f", {progress.void} void: to be played again when the run is started again"
+            if progress.void
+            else ""
+        )
+        + f"); see `pokeview ratings {config.name}`"
+    )
+    return 0 if progress.failed == 0 and progress.void == 0 else 1
+
+
+def add_runs(commands: Commands) -> None:
+    p = commands.add("runs", cmd_runs, "list runs and their progress")
+    p.add_argument(
+        "--delete",
+        metavar="RUN",
+        help="delete a run (name or id) none of whose games has finished, so that its name "
+        "can be used again",
+    )
+
+
+def cmd_runs(args: argparse.Namespace) -> int:
+    from pokeview.text import strip_control
+
+    store = open_store(args)
+    if args.delete:
+        from pokeview.tournament.runner import delete_run
+
+        name, gone = delete_run(store, args.delete)
+        store.close()
+        print(strip_control(f"run {name} deleted, with its {gone} unfinished games"))
+        return 0
+    rows = store.runs()
+    if not rows:
+        print(f"no runs in {store.path}")
+        return 0
+    for run, counts in rows:
+        done = counts.get("finished", 0) + counts.get("error", 0)
+        void = f", {counts['void']} void" if counts.get("void") else ""
+        print(
+            strip_control(
+                f"{run.id:>4}  {run.name:<28} {run.state:<9} {done}/{run.planned or '?'} games"
+                f"  ({counts.get('error', 0)} errors{void}, {counts.get('running', 0)} running)"
+                f"  started {run.created_at[:16].replace('T', ' ')}"
+            )
+        )
+    return 0
+
+
+def add_ratings(commands: Commands) -> None:
+    p = commands.add(
+        "ratings", cmd_ratings, "Bradley–Terry ratings with bootstrap intervals, and head to head"
+    )
+    p.add_argument("run", nargs="?", help="a run name or id (default: all games)")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+
+
+def cmd_ratings(args: argparse.Namespace) -> int:
+    from pokeview.ratings.summary import build_report
+
+    store = open_store(args)
+    report = build_report(store, args.run)
+    if args.json:
+        import orjson
+
+        sys.stdout.write(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
+        return 0
+    from rich.console import Console
+
+    from pokeview.tournament.display import report_renderable
+
+    Console(width=max(Console().width, 140)).print(report_renderable(report))
+    return 0
+
+
+def add_report(commands: Commands) -> None:
+    p = commands.add(
+        "report", cmd_report, "write a run's or ladder's findings as one offline HTML page"
+    )
+    p.add_argument("run", help="a run or ladder name or id")
+    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pokeview.ratings.report import write_report
+
+    store = open_store(args)
+    try:
+        out = write_report(store, args.run, Path(args.output), players_file=args.players)
+    finally:
+        store.close()
+    print(f"report on {args.run} written to {out}")
+    return 0
+
+
+def add_spectate(commands: Commands) -> None:
+    p = commands.add(
+        "spectate", cmd_spectate, "watch a running tournament live, from another terminal"
+    )
+    p.add_argument("run", nargs="?", help="a run name or id (default: every run being played)")
+
+
+def cmd_spectate(args: argparse.Namespace) -> int:
+    from pokeview.app import make_app
+    from pokeview.screens.spectate import SpectateScreen
+
+    path = database_file(args)
+    if args.run:
+        store = open_store(args)
+        store.run(args.run)  # an unknown run is one clear line, before any screen
+        store.close()
+    make_app(path, lambda: SpectateScreen(path, args.run)).run()
+    return 0
