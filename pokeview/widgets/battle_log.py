@@ -15,6 +15,7 @@ from pokeview.text import strip_control
 
 _BOLD = Style(bold=True)
 _DIM = Style(dim=True)
+KEPT_ROWS = 2000  # drawn rows kept for the next steps
 
 
 class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the wheel scrolls
@@ -31,6 +32,8 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self._starts: list[int] = []  # first row of each wrapped source line
         self._width = 0
         self._styles: tuple[Style, Style, Style, int] | None = None
+        self.painted = True  # False from a change until Textual asks for its lines
+        self._strips: dict[tuple[int, Style], Strip] = {}  # drawn rows, by row and style
 
     # -- what the screens call -------------------------------------------------------------
 
@@ -42,6 +45,7 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self._resize()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
         self.refresh()
+        self.painted = False
 
     @property
     def shown(self) -> list[str]:
@@ -52,6 +56,7 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
 
     def _forget(self) -> None:
         self._rows, self._starts = [], []
+        self._strips = {}
 
     def _wrap_upto(self, count: int) -> None:
         width = max(10, self.scrollable_content_region.width)
@@ -104,20 +109,33 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self._styles = None
 
     def render_lines(self, crop):  # noqa: ANN001, ANN201 - Textual's signature
-        self._styles = None  # worked out once per paint, not once per line
+        base = self.rich_style  # worked out once per paint, not once per line
+        styles = (base, base + _BOLD, base + _DIM, self.scrollable_content_region.width)
+        if styles != self._styles:  # another width or theme: the rows are drawn again
+            self._styles = styles
+            self._strips.clear()
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
+        self.painted = True
         if self._styles is None:
             base = self.rich_style
             self._styles = (base, base + _BOLD, base + _DIM, self.scrollable_content_region.width)
         base, bold, dim, width = self._styles
         if max(10, width) != self._width:  # wrapped for another width: wrap again and resize
             self._resize()
+            self._strips.clear()
         row = self.scroll_offset.y + y
         if row >= self._row_count() or row < 0:
             return Strip.blank(width, base)
         index, text = self._rows[row]
         turn, line = self.source[index]
         style = bold if line.startswith("== Turn") else dim if turn < self.turn - 1 else base
-        return Strip([Segment(text, style)]).extend_cell_length(width, base)
+        # A step scrolls the log: most rows in view were drawn at the last step, a row up.
+        strip = self._strips.get((row, style))
+        if strip is None:
+            if len(self._strips) > KEPT_ROWS:
+                self._strips.clear()
+            strip = Strip([Segment(text, style)]).extend_cell_length(width, base)
+            self._strips[(row, style)] = strip
+        return strip
