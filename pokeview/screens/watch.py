@@ -394,14 +394,17 @@ class WatchScreen(Screen[None]):
                 pane.prepare(key, partial(self._decision_content, frames[at], decision))
                 yield
 
-    def _draw_next(self, waited: int = 0) -> None:
+    def _draw_next(self) -> None:
         if self._ahead is None:
             return
-        shown = (self.query_one(Board), self.query_one(DecisionPane), self.query_one(BattleLog))
-        if waited < 25 and not all(widget.painted for widget in shown):
-            # The step's own paint comes first (when hidden, draw ahead after 0.1 s anyway).
-            self.set_timer(0.004, partial(self._draw_next, waited + 1))
-            return
+        for widget in (
+            self.query_one(Board),
+            self.query_one(DecisionPane),
+            self.query_one(BattleLog),
+        ):
+            if not widget.painted:  # the step's own paint comes first
+                widget.after_paint(self._draw_next)
+                return
         if next(self._ahead, StopIteration) is StopIteration:
             self._ahead = None
             return

@@ -12,13 +12,15 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 from pokeview.text import strip_control
+from pokeview.widgets.lines import AfterPaint
 
 _BOLD = Style(bold=True)
 _DIM = Style(dim=True)
 KEPT_ROWS = 2000  # drawn rows kept for the next steps
 
 
-class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the wheel scrolls
+# Keys belong to the screen; the wheel scrolls.
+class BattleLog(AfterPaint, ScrollView, can_focus=False):
     DEFAULT_CSS = """
     BattleLog { height: 1fr; overflow-x: hidden; scrollbar-gutter: stable; }
     """
@@ -32,20 +34,24 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         self._starts: list[int] = []  # first row of each wrapped source line
         self._width = 0
         self._styles: tuple[Style, Style, Style, int] | None = None
-        self.painted = True  # False from a change until Textual asks for its lines
         self._strips: dict[tuple[int, Style], Strip] = {}  # drawn rows, by row and style
+        # Another side's words, as wrapped and drawn when last shown (s comes back to them).
+        self._aside: list[tuple[list, list, list, dict]] = []
 
     # -- what the screens call -------------------------------------------------------------
 
     def show(self, source: list[tuple[int, str]], count: int, turn: int) -> None:
         """Show the first `count` lines of `source` (which only ever grows), newest in view."""
-        if source is not self.source:  # another side's words: wrap them afresh
-            self._forget()
+        if source is not self.source:  # another side's words: wrapped when last shown, or now
+            self._aside.append((self.source, self._rows, self._starts, self._strips))
+            kept = [a for a in self._aside if a[0] is source]
+            self._aside = [a for a in self._aside if a[0] is not source][-2:]
+            _, self._rows, self._starts, self._strips = kept[0] if kept else (source, [], [], {})
         self.source, self.count, self.turn = source, min(count, len(source)), turn
         self._resize()
         self.scroll_end(animate=False, immediate=True, x_axis=False)
-        self.refresh()
-        self.painted = False
+        self._refresh_rows()
+        self._changed()
 
     @property
     def shown(self) -> list[str]:
@@ -57,6 +63,7 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
     def _forget(self) -> None:
         self._rows, self._starts = [], []
         self._strips = {}
+        self._aside = []
 
     def _wrap_upto(self, count: int) -> None:
         width = max(10, self.scrollable_content_region.width)
@@ -98,7 +105,14 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
             bar = self.vertical_scrollbar
             bar.window_virtual_size = size.height
             bar.window_size = height
-        self.refresh()
+        self._refresh_rows()
+
+    def _refresh_rows(self) -> None:
+        """Repaint the rows, not the border around them (as a scroll of a ScrollView does)."""
+        if self.size:
+            self.refresh(self.size.region)
+        else:
+            self.refresh()
 
     def on_resize(self) -> None:
         self._resize()
@@ -117,7 +131,7 @@ class BattleLog(ScrollView, can_focus=False):  # keys belong to the screen; the 
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
-        self.painted = True
+        self._drawn()
         if self._styles is None:
             base = self.rich_style
             self._styles = (base, base + _BOLD, base + _DIM, self.scrollable_content_region.width)

@@ -22,6 +22,32 @@ from textual.widgets import Static
 KEPT = 16  # drawings kept per widget: the frames around the one shown
 
 
+class AfterPaint:
+    """For a widget: whether its last change is on screen yet, and work to do once it is (the
+    idle time after a paint is when to draw ahead without delaying what a key shows)."""
+
+    painted = True
+    _after_paint: Callable[[], object] | None = None
+
+    def _changed(self) -> None:
+        self.painted = False
+
+    def _drawn(self) -> None:  # from render_line: Textual is painting the widget
+        self.painted = True
+        then = self._after_paint
+        if then is not None:
+            self._after_paint = None
+            # (a mixin for widgets: the Widget's own method)
+            self.call_after_refresh(then)  # type: ignore[attr-defined]
+
+    def after_paint(self, callback: Callable[[], object]) -> None:
+        """Call `callback` once the widget's last change is painted (at once if it is)."""
+        if self.painted:
+            callback()
+        else:
+            self._after_paint = callback
+
+
 @dataclass(slots=True)
 class _Drawing:
     content: VisualType
@@ -29,7 +55,7 @@ class _Drawing:
     drawn_for: tuple[int, object]  # (width, the widget's visual style)
 
 
-class Lines(Static):
+class Lines(AfterPaint, Static):
     def __init__(self, content: VisualType = "", *, id: str | None = None) -> None:  # noqa: A002
         super().__init__(content, id=id)
         self.set_reactive(Widget.auto_links, False)  # no links in what the screens show
@@ -38,7 +64,6 @@ class Lines(Static):
         self._strips: list[Strip] | None = None  # the content drawn for `_drawn_for`
         self._drawn_for: tuple[int, object] | None = None
         self._drawings: OrderedDict[Hashable, _Drawing] = OrderedDict()
-        self.painted = True  # False from a change until Textual asks for its lines
 
     @property
     def content(self) -> VisualType:
@@ -123,17 +148,17 @@ class Lines(Static):
             self._strips, self._drawn_for = drawing.strips, drawing.drawn_for
         width = self.size.width
         if before is None or width <= 0 or self.text_selection is not None:
-            self.painted = False
+            self._changed()
             self.refresh(layout=True)
             return
         after = self._draw(width)
         if len(after) != len(before):
-            self.painted = False
+            self._changed()
             self.refresh(layout=True)
             return
         changed = [Region(0, y, width, 1) for y, line in enumerate(after) if line != before[y]]
         if changed:
-            self.painted = False
+            self._changed()
             self.refresh(*changed)
 
     # -- drawing (what Textual calls) --------------------------------------------------------
@@ -150,10 +175,10 @@ class Lines(Static):
         return len(self._draw(width)) if width > 0 else 0
 
     def render_line(self, y: int) -> Strip:
+        self._drawn()
         if self.text_selection is not None:  # drawn with the selection, as a Static is
             return super().render_line(y)
         self._dirty_regions.clear()  # what Static's drawing would have cleared
-        self.painted = True
         width = self.size.width
         strips = self._draw(width)
         return strips[y] if y < len(strips) else Strip.blank(width, self.visual_style.rich_style)
