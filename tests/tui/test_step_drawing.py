@@ -1,0 +1,75 @@
+"""Steps show drawings made ahead of time and repaint only the lines that changed: what is
+painted must be what drawing the frame afresh paints."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from pokeview.app import make_app
+from pokeview.widgets.board import Board
+from pokeview.widgets.decision_pane import DecisionPane
+from pokeview.widgets.lines import Lines
+from tests.helpers import ready
+
+
+def painted(widget: Lines) -> list[str]:
+    return [widget.render_line(y).text for y in range(widget.size.height)]
+
+
+async def test_each_frame_shows_what_drawing_it_afresh_shows(recorded_db):
+    app = make_app(recorded_db, ("watch", 3, "p1"))  # the model's game: decisions of all sizes
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        board, pane = screen.query_one(Board), screen.query_one(DecisionPane)
+        keys = ["full_stop"] * (len(screen.frames) - 1) + ["comma"] * 3 + ["s", "s", "comma", "s"]
+        for key in keys:
+            await pilot.press(key)
+            await pilot.pause()  # the drawings ahead are made now
+            shown = (painted(board), painted(pane), board.border_title)
+            board.forget()
+            pane.forget()
+            screen.shown_decision = None
+            screen.refresh_view()
+            await pilot.pause()
+            assert (painted(board), painted(pane), board.border_title) == shown, (key, screen.view)
+
+
+class OneLines(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Lines(id="lines")
+
+
+async def test_lines_redraws_what_changed_and_keeps_drawings_by_key():
+    app = OneLines()
+    async with app.run_test(size=(30, 10)) as pilot:
+        lines = app.query_one(Lines)
+        lines.update(Text("one\ntwo\nthree"))
+        await pilot.pause()
+        assert painted(lines) == ["one", "two", "three"] and lines.painted
+        lines.update(Text("one\nTWO\nthree"))
+        assert not lines.painted  # a line changed: a repaint is due
+        await pilot.pause()
+        assert painted(lines)[1] == "TWO" and lines.painted
+        lines.update(Text("one\nTWO\nthree\nfour"))  # taller: laid out again
+        await pilot.pause()
+        assert lines.size.height == 4 and painted(lines)[3] == "four"
+
+        made = []
+
+        def make(words: str):
+            made.append(words)
+            return Text(words)
+
+        lines.prepare("a", lambda: make("drawn ahead"))
+        lines.show_drawn("a", lambda: make("drawn again"))
+        await pilot.pause()
+        assert made == ["drawn ahead"] and painted(lines) == ["drawn ahead"]
+        lines.forget()  # what the key names has changed
+        lines.show_drawn("a", lambda: make("new words"))
+        await pilot.pause()
+        assert painted(lines) == ["new words"]
+        await pilot.resize_terminal(20, 10)  # another width: drawn again
+        lines.show_drawn("a", lambda: make("at 20 columns"))
+        await pilot.pause()
+        assert painted(lines) == ["at 20 columns"]
