@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from pokeview.text import strip_control
 from pokeview.widgets.lines import AfterPaint
@@ -37,6 +38,10 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         self._strips: dict[tuple[int, Style], Strip] = {}  # drawn rows, by row and style
         # Another side's words, as wrapped and drawn when last shown (s comes back to them).
         self._aside: list[tuple[list, list, list, dict]] = []
+        # At the end (as a step leaves it), rows are drawn from the bottom: the paint right
+        # after a layout that changes the log's height is right before its scroll catches up.
+        self._at_end = True
+        self._top = 0  # the first row in view, worked out once per paint
 
     # -- what the screens call -------------------------------------------------------------
 
@@ -116,7 +121,19 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
 
     def on_resize(self) -> None:
         self._resize()
-        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        if not self._at_end:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+            return
+        # Drawn from the bottom already: only the scroll position and its bar follow.
+        end = self.max_scroll_y
+        self.set_reactive(Widget.scroll_y, end)
+        self.set_reactive(Widget.scroll_target_y, end)
+        if self.show_vertical_scrollbar:
+            self.vertical_scrollbar.position = end
+
+    def watch_scroll_y(self, old: float, new: float) -> None:
+        super().watch_scroll_y(old, new)
+        self._at_end = new >= self.max_scroll_y  # the wheel took it away from the end, or back
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
@@ -128,6 +145,7 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         if styles != self._styles:  # another width or theme: the rows are drawn again
             self._styles = styles
             self._strips.clear()
+        self._top = round(self.max_scroll_y) if self._at_end else self.scroll_offset.y
         return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
@@ -139,7 +157,7 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         if max(10, width) != self._width:  # wrapped for another width: wrap again and resize
             self._resize()
             self._strips.clear()
-        row = self.scroll_offset.y + y
+        row = self._top + y
         if row >= self._row_count() or row < 0:
             return Strip.blank(width, base)
         index, text = self._rows[row]

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.geometry import Region
+from textual.widgets import Static
 
 from pokeview.app import make_app
+from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
 from pokeview.widgets.lines import Lines
@@ -73,3 +76,32 @@ async def test_lines_redraws_what_changed_and_keeps_drawings_by_key():
         lines.show_drawn("a", lambda: make("at 20 columns"))
         await pilot.pause()
         assert painted(lines) == ["at 20 columns"]
+
+
+class LogBelow(App[None]):
+    CSS = "BattleLog { border: round $primary; padding: 0 1; }"  # as in the battle column
+
+    def compose(self) -> ComposeResult:
+        yield Static("one line", id="above")
+        yield BattleLog(id="log")
+
+
+async def test_the_log_shows_its_newest_rows_in_the_paint_after_its_height_changes():
+    app = LogBelow()
+    async with app.run_test(size=(40, 14)) as pilot:
+        log = app.query_one(BattleLog)
+        log.show([(1, f"line {n}") for n in range(30)], 30, 1)
+        await pilot.pause()
+
+        def bottom_row() -> str:
+            outer = log.outer_size
+            return log.render_lines(Region(0, 0, outer.width, outer.height))[-2].text
+
+        assert "line 29" in bottom_row()
+        for above in ("1\n2\n3\n4\n5", "one line"):  # the log gets shorter, then taller
+            app.query_one("#above", Static).update(above)
+            # The layout the next paint makes, before the log has heard of its new size.
+            app.screen._refresh_layout()
+            assert "line 29" in bottom_row(), above
+            await pilot.pause()
+            assert "line 29" in bottom_row() and log.scroll_y == log.max_scroll_y
