@@ -378,20 +378,26 @@ class WatchScreen(Screen[None]):
     # -- drawing ahead, in idle time -----------------------------------------------------------
 
     def _drawings_ahead(self, view: str, position: int) -> Iterator[None]:
-        """The board and decision a step either way, and after `s`, drawn one at a time when
-        the app is idle: a step then shows what is drawn already."""
+        """The board and decision a step and a turn either way, and after `s`, drawn one at a
+        time when the app is idle: those keys then show what is drawn already."""
         assert self.replay is not None
         board, pane = self.query_one(Board), self.query_one(DecisionPane)
-        places = [(view, position + 1), (view, position - 1), self._side_target(view, position)]
-        for there, at in places:
+        places = [
+            (view, position + 1),
+            (view, position - 1),
+            (view, self._turn_target(view, position, 1)),
+            (view, self._turn_target(view, position, -1)),
+            self._side_target(view, position),
+        ]
+        for there, at in dict.fromkeys(places):
             frames = self.replay.frames[there]
-            if not 0 <= at < len(frames):
+            if not 0 <= at < len(frames) or (there, at) == (view, position):
                 continue
-            board.draw_ahead((there, at), partial(self._board_of, there, at))
-            yield
+            if board.draw_ahead((there, at), partial(self._board_of, there, at)):
+                yield
             key, decision, thinking = self._decision_of(frames[at])
-            if not thinking:
-                pane.prepare(key, partial(self._decision_content, frames[at], decision))
+            make = partial(self._decision_content, frames[at], decision)
+            if not thinking and pane.prepare(key, make):
                 yield
 
     def _draw_next(self) -> None:
@@ -456,13 +462,17 @@ class WatchScreen(Screen[None]):
             self.redraw()
 
     def action_turn(self, delta: int) -> None:
-        if not self.frames or self.replay is None:
-            return
-        turn = self.frames[self.position].turn + delta
+        if self.frames and self.replay is not None:
+            self._go(self._turn_target(self.view, self.position, delta))
+
+    def _turn_target(self, view: str, position: int, delta: int) -> int:
+        """Where ←/→ go from frame `position` of `view`: the first frame of the turn before or
+        after (at least one frame on)."""
+        assert self.replay is not None
+        turn = self.replay.frames[view][position].turn + delta
         if delta < 0:
-            self._go(self.replay.position_of_turn(self.view, max(turn, 0)))
-        else:
-            self._go(max(self.replay.position_of_turn(self.view, turn), self.position + 1))
+            return self.replay.position_of_turn(view, max(turn, 0))
+        return max(self.replay.position_of_turn(view, turn), position + 1)
 
     def action_first(self) -> None:
         self._go(0)

@@ -52,10 +52,11 @@ class Board(Lines):
         self._key = key
         self.redraw()
 
-    def draw_ahead(self, key: Hashable, shown: Callable[[], dict[str, Any]]) -> None:
-        """Draw the board `show(key=key, **shown())` would show, before it is shown."""
+    def draw_ahead(self, key: Hashable, shown: Callable[[], dict[str, Any]]) -> bool:
+        """Draw the board `show(key=key, **shown())` would show, before it is shown (True when
+        it was not drawn already)."""
         compact = self._compact()
-        self.prepare((key, compact), lambda: self._content(shown(), compact))
+        return self.prepare((key, compact), lambda: self._content(shown(), compact))
 
     def redraw(self) -> None:
         """Draw again what was last shown (the terminal's size decides how compact)."""

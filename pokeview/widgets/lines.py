@@ -99,16 +99,18 @@ class Lines(AfterPaint, Static):
         else:
             self._show(drawing.content, drawing)
 
-    def prepare(self, key: Hashable, make: Callable[[], VisualType]) -> None:
-        """Draw what `make()` builds for `key` now (in idle time), to be shown later at once."""
+    def prepare(self, key: Hashable, make: Callable[[], VisualType]) -> bool:
+        """Draw what `make()` builds for `key` now (in idle time), to be shown later at once.
+        True when that took any drawing (not drawn already)."""
         width = self.size.width
         if width <= 0 or self._drawing(key) is not None:
-            return
+            return False
         content = make()
         style = self.visual_style
         visual = visualize(self, content, markup=self._render_markup)
         strips = Visual.to_strips(self, visual, width, None, style)
         self._keep(key, _Drawing(content, strips, (width, style)))
+        return True
 
     def forget(self) -> None:
         """Drop what was drawn ahead (the content under the keys has changed)."""
