@@ -4,11 +4,14 @@ cached, so a step costs the new lines' wrapping, never a rewrite of the whole lo
 
 from __future__ import annotations
 
+from math import ceil
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual.geometry import Size
 from textual.scroll_view import ScrollView
+from textual.scrollbar import ScrollBar
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -42,6 +45,7 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         # after a layout that changes the log's height is right before its scroll catches up.
         self._at_end = True
         self._top = 0  # the first row in view, worked out once per paint
+        self._bar_before: list | None = None  # the scroll bar's look before a step moves it
 
     # -- what the screens call -------------------------------------------------------------
 
@@ -53,8 +57,16 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
             self._aside = [a for a in self._aside if a[0] is not source][-2:]
             _, self._rows, self._starts, self._strips = kept[0] if kept else (source, [], [], {})
         self.source, self.count, self.turn = source, min(count, len(source)), turn
-        self._resize()
-        self.scroll_end(animate=False, immediate=True, x_axis=False)
+        # The bar's window and position change by steps of their own: it is repainted once,
+        # if it looks any different at the end.
+        self._bar_before = before = self._bar_look()
+        try:
+            self._resize()
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        finally:
+            self._bar_before = None
+        if before != self._bar_look():
+            self.vertical_scrollbar.refresh()
         self._refresh_rows()
         self._changed()
 
@@ -106,11 +118,34 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         # Otherwise the log's own size is set by the layout (1fr), not by its lines: a new
         # virtual size needs no layout of the whole screen (the reactive does one every step).
         self.set_reactive(ScrollView.virtual_size, size)
-        if self.show_vertical_scrollbar:
-            bar = self.vertical_scrollbar
-            bar.window_virtual_size = size.height
-            bar.window_size = height
+        self._move_bar(window_virtual_size=size.height, window_size=height)
         self._refresh_rows()
+
+    def _move_bar(self, **values: float) -> None:
+        """Set the scroll bar's window and position, repainting it only when its thumb moves
+        by a visible amount (a step moves a long log's thumb by a sliver of a cell)."""
+        if not self.show_vertical_scrollbar:
+            return
+        bar = self.vertical_scrollbar
+        if "position" in values:
+            values["position"] = bar.validate_position(values["position"])
+        before = self._bar_before or self._bar_look()
+        for name, value in values.items():
+            bar.set_reactive(getattr(ScrollBar, name), value)
+        if self._bar_before is None and before != self._bar_look():
+            bar.refresh()
+
+    def _bar_look(self) -> list | None:
+        """The bar as Textual draws it (the thumb's cells and eighths), in default colours."""
+        if not self.show_vertical_scrollbar:
+            return None
+        bar = self.vertical_scrollbar
+        virtual, window = bar.window_virtual_size, bar.window_size
+        window = ceil(window) if window < virtual else 0
+        drawn = bar.renderer.render_bar(
+            bar.size.height, ceil(virtual), window, bar.position, bar.thickness
+        )
+        return drawn.segments
 
     def _refresh_rows(self) -> None:
         """Repaint the rows, not the border around them (as a scroll of a ScrollView does)."""
@@ -128,11 +163,13 @@ class BattleLog(AfterPaint, ScrollView, can_focus=False):
         end = self.max_scroll_y
         self.set_reactive(Widget.scroll_y, end)
         self.set_reactive(Widget.scroll_target_y, end)
-        if self.show_vertical_scrollbar:
-            self.vertical_scrollbar.position = end
+        self._move_bar(position=end)
 
     def watch_scroll_y(self, old: float, new: float) -> None:
-        super().watch_scroll_y(old, new)
+        # ScrollView's, with the bar repainted only when it shows a move.
+        self._move_bar(position=new)
+        if round(old) != round(new):
+            self.refresh(self.size.region)
         self._at_end = new >= self.max_scroll_y  # the wheel took it away from the end, or back
 
     def notify_style_update(self) -> None:

@@ -105,3 +105,18 @@ async def test_the_log_shows_its_newest_rows_in_the_paint_after_its_height_chang
             assert "line 29" in bottom_row(), above
             await pilot.pause()
             assert "line 29" in bottom_row() and log.scroll_y == log.max_scroll_y
+
+
+async def test_the_log_scroll_bar_is_repainted_when_its_thumb_moves():
+    app = LogBelow()
+    async with app.run_test(size=(40, 14)) as pilot:
+        log = app.query_one(BattleLog)
+        lines = [(1, f"line {n}") for n in range(40)]
+        for count in (40, 39, 38, 20, 14, 40):  # the thumb grows and shrinks
+            log.show(lines, count, 1)
+            await pilot.pause()
+            bar = log.vertical_scrollbar
+            region = Region(0, 0, bar.outer_size.width, bar.outer_size.height)
+            painted = bar.render_lines(region)
+            bar.refresh()  # drawn afresh
+            assert painted == bar.render_lines(region), count
