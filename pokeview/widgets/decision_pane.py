@@ -81,9 +81,6 @@ class DecisionPane(Lines):
         parts.append(literal(reasoning or "(nothing streamed yet)", "italic"))
         self.update(Group(*parts))
 
-    def show_end(self, game: GameRow) -> None:
-        self.update(ending(game))
-
     def show(
         self,
         decision: DecisionRow | None,
