@@ -12,10 +12,13 @@ only change them, and one redraw follows however many changed.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -31,11 +34,12 @@ from textual.worker import get_current_worker
 from pokeview.battle.replay import END, VIEWS, News, Replay
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
+from pokeview.store.store import DecisionRow
 from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
-from pokeview.widgets.decision_pane import DecisionPane
+from pokeview.widgets.decision_pane import DecisionPane, ending
 from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -130,6 +134,7 @@ class WatchScreen(Screen[None]):
         self.typed = ""
         self.shown_decision: tuple | None = None  # what the decision pane shows now
         self._redraw_pending = False
+        self._ahead: Iterator[None] | None = None  # drawings to make when idle
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -199,6 +204,9 @@ class WatchScreen(Screen[None]):
         if self.replay is None:
             return
         self.replay.apply(message.news)
+        # What a frame shows can change as its moment's lines arrive: nothing drawn is kept.
+        self.query_one(Board).forget()
+        self.query_one(DecisionPane).forget()
         self._titles()
         if self.following:
             self.set_reactive(WatchScreen.position, len(self.frames) - 1)
@@ -283,27 +291,35 @@ class WatchScreen(Screen[None]):
             return
         position = self.validate_position(self.position)
         frame = self.frames[position]
-        names = {"p1": replay.game.p1, "p2": replay.game.p2}
-        if self.view == "spectator":
+        self.query_one(Board).show(**self._board_of(self.view, position), key=(self.view, position))
+        self._draw_log(frame)
+        self._draw_decision(frame)
+        self._draw_status()
+        self._ahead = self._drawings_ahead(self.view, position)
+        self.call_after_refresh(self._draw_next)
+
+    def _board_of(self, view: str, position: int) -> dict[str, Any]:
+        """What the board shows at frame `position` of `view`."""
+        replay = self.replay
+        assert replay is not None
+        if view == "spectator":
             near = replay.state_of("spectator", position, "p1")
             far = replay.state_of("spectator", position, "p2")
         else:
             # The snapshot carried forward to the frame's moment (the end has no snapshot).
-            near, far = replay.state_of(self.view, position, self.view), None
-        self.query_one(Board).show(
-            view=self.view,
-            turn=frame.turn,
-            near=near,
-            far=far,
-            names=names,
-            public=replay.game.is_imported_replay,
-        )
-        self._draw_log(frame)
-        self._draw_decision(frame)
-        self._draw_status()
+            near, far = replay.state_of(view, position, view), None
+        return {
+            "view": view,
+            "turn": replay.frames[view][position].turn,
+            "near": near,
+            "far": far,
+            "names": {"p1": replay.game.p1, "p2": replay.game.p2},
+            "public": replay.game.is_imported_replay,
+        }
 
-    def _draw_decision(self, frame) -> None:  # noqa: ANN001 - a replay Frame
-        """The decision pane is drawn again (and scrolled to its top) only when it changes."""
+    def _decision_of(self, frame) -> tuple[tuple, DecisionRow | None, bool]:  # noqa: ANN001
+        """The decision pane at `frame`: a key naming what it shows, the decision, and whether
+        it is still being made (live)."""
         replay = self.replay
         assert replay is not None
         decision = replay.decision(frame)
@@ -317,34 +333,88 @@ class WatchScreen(Screen[None]):
             len(replay.reasoning.get((frame.side, frame.index), ())) if thinking else 0,
             replay.game.status,
         )
+        return key, decision, thinking
+
+    def _decision_content(self, frame, decision: DecisionRow | None) -> RenderableType:  # noqa: ANN001
+        replay = self.replay
+        assert replay is not None
+        if frame.event_id == END:
+            return ending(replay.game)
+        conversation = None
+        if self.whole and decision is not None:
+            conversation = [
+                m
+                for d in replay_decisions(replay, frame.side, frame.index)
+                for m in d.detail.get("messages", [])
+            ]
+        note = None
+        if replay.game.is_imported_replay:
+            note = "An imported Showdown replay: the log is public, the choices unknown."
+        player = replay.game.p1 if frame.side == "p1" else replay.game.p2
+        return self.query_one(DecisionPane).content_of(decision, player, conversation, note)
+
+    def _draw_decision(self, frame) -> None:  # noqa: ANN001 - a replay Frame
+        """The decision pane is drawn again (and scrolled to its top) only when it changes."""
+        replay = self.replay
+        assert replay is not None
+        key, decision, thinking = self._decision_of(frame)
         if key == self.shown_decision:
             return
         same_decision = self.shown_decision is not None and self.shown_decision[:3] == key[:3]
         self.shown_decision = key
         pane = self.query_one(DecisionPane)
-        player = replay.game.p1 if frame.side == "p1" else replay.game.p2
-        if frame.event_id == END:
-            pane.show_end(replay.game)
-        elif thinking:
+        if thinking:
+            player = replay.game.p1 if frame.side == "p1" else replay.game.p2
             text = "".join(replay.reasoning.get((frame.side, frame.index), []))
             pane.show_thinking(player, time.time() - frame.at, text)
         else:
-            conversation = None
-            if self.whole and decision is not None:
-                conversation = [
-                    m
-                    for d in replay_decisions(replay, frame.side, frame.index)
-                    for m in d.detail.get("messages", [])
-                ]
-            note = None
-            if replay.game.is_imported_replay:
-                note = "An imported Showdown replay: the log is public, the choices unknown."
-            pane.show(decision, player, conversation, note)
+            pane.show_drawn(key, lambda: self._decision_content(frame, decision))
         right = self.query_one("#right", VerticalScroll)
         if thinking:
             right.scroll_end(animate=False)
         elif not same_decision:
             right.scroll_home(animate=False)
+
+    # -- drawing ahead, in idle time -----------------------------------------------------------
+
+    def _drawings_ahead(self, view: str, position: int) -> Iterator[None]:
+        """The board and decision a step and a turn either way, and after `s`, drawn one at a
+        time when the app is idle: those keys then show what is drawn already."""
+        assert self.replay is not None
+        board, pane = self.query_one(Board), self.query_one(DecisionPane)
+        places = [
+            (view, position + 1),
+            (view, position - 1),
+            (view, self._turn_target(view, position, 1)),
+            (view, self._turn_target(view, position, -1)),
+            self._side_target(view, position),
+        ]
+        for there, at in dict.fromkeys(places):
+            frames = self.replay.frames[there]
+            if not 0 <= at < len(frames) or (there, at) == (view, position):
+                continue
+            if board.draw_ahead((there, at), partial(self._board_of, there, at)):
+                yield
+            key, decision, thinking = self._decision_of(frames[at])
+            make = partial(self._decision_content, frames[at], decision)
+            if not thinking and pane.prepare(key, make):
+                yield
+
+    def _draw_next(self) -> None:
+        if self._ahead is None:
+            return
+        for widget in (
+            self.query_one(Board),
+            self.query_one(DecisionPane),
+            self.query_one(BattleLog),
+        ):
+            if not widget.painted:  # the step's own paint comes first
+                widget.after_paint(self._draw_next)
+                return
+        if next(self._ahead, StopIteration) is StopIteration:
+            self._ahead = None
+            return
+        self.call_after_refresh(self._draw_next)
 
     def _draw_log(self, frame) -> None:  # noqa: ANN001 - a replay Frame
         assert self.replay is not None
@@ -392,13 +462,17 @@ class WatchScreen(Screen[None]):
             self.redraw()
 
     def action_turn(self, delta: int) -> None:
-        if not self.frames or self.replay is None:
-            return
-        turn = self.frames[self.position].turn + delta
+        if self.frames and self.replay is not None:
+            self._go(self._turn_target(self.view, self.position, delta))
+
+    def _turn_target(self, view: str, position: int, delta: int) -> int:
+        """Where ←/→ go from frame `position` of `view`: the first frame of the turn before or
+        after (at least one frame on)."""
+        assert self.replay is not None
+        turn = self.replay.frames[view][position].turn + delta
         if delta < 0:
-            self._go(self.replay.position_of_turn(self.view, max(turn, 0)))
-        else:
-            self._go(max(self.replay.position_of_turn(self.view, turn), self.position + 1))
+            return self.replay.position_of_turn(view, max(turn, 0))
+        return max(self.replay.position_of_turn(view, turn), position + 1)
 
     def action_first(self) -> None:
         self._go(0)
@@ -421,14 +495,19 @@ class WatchScreen(Screen[None]):
     def action_side(self) -> None:
         if not self.replay:
             return
-        at_end = bool(self.frames) and self.position >= len(self.frames) - 1
-        turn = self.frames[self.position].turn if self.frames else 0
-        view = VIEWS[(VIEWS.index(self.view) + 1) % len(VIEWS)]
+        self.view, self.position = self._side_target(self.view, self.position)
+
+    def _side_target(self, view: str, position: int) -> tuple[str, int]:
+        """Where `s` goes from frame `position` of `view`: the next view, at the same turn."""
+        assert self.replay is not None
         frames = self.replay.frames[view]
+        at_end = bool(frames) and position >= len(frames) - 1
+        turn = frames[position].turn if frames else 0
+        view = VIEWS[(VIEWS.index(view) + 1) % len(VIEWS)]
         # The last frame (how the game ended) stays the last frame in every view.
-        position = len(frames) - 1 if at_end else self.replay.position_of_turn(view, turn)
-        self.view = view
-        self.position = position
+        if at_end:
+            return view, len(self.replay.frames[view]) - 1
+        return view, self.replay.position_of_turn(view, turn)
 
     def action_scroll_pane(self, direction: int) -> None:
         right = self.query_one("#right", VerticalScroll)

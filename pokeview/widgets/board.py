@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from rich.console import Group
 from rich.text import Text
-from textual.widgets import Static
 
-from pokeview.widgets.render import field_line, literal, team_block, update_in_place
+from pokeview.widgets.lines import Lines
+from pokeview.widgets.render import field_line, literal, team_block
 
 COMPACT_BELOW = 34  # terminal rows: below this the benches take one line each
 
 
-class Board(Static):
+class Board(Lines):
     DEFAULT_CSS = """
     Board {
         height: auto; padding: 0 1; border: round $primary-darken-1;
@@ -24,6 +25,7 @@ class Board(Static):
     def __init__(self, *, id: str | None = None) -> None:  # noqa: A002 - Textual's name
         super().__init__(id=id)
         self.shown: dict[str, Any] | None = None
+        self._key: Hashable | None = None
 
     def show(
         self,
@@ -34,9 +36,11 @@ class Board(Static):
         far: dict[str, Any] | None,
         names: dict[str, str],
         public: bool = False,
+        key: Hashable | None = None,
     ) -> None:
         """`near` is the viewing side's snapshot; `far` is the other side's own (spectator).
-        `public`: only what the log showed (an imported replay): HP in percent, teams as seen."""
+        `public`: only what the log showed (an imported replay): HP in percent, teams as seen.
+        `key` names this board fully (a replay's view and frame): drawn once, kept drawn."""
         self.shown = {
             "view": view,
             "turn": turn,
@@ -45,16 +49,33 @@ class Board(Static):
             "names": names,
             "public": public,
         }
+        self._key = key
         self.redraw()
+
+    def draw_ahead(self, key: Hashable, shown: Callable[[], dict[str, Any]]) -> bool:
+        """Draw the board `show(key=key, **shown())` would show, before it is shown (True when
+        it was not drawn already)."""
+        compact = self._compact()
+        return self.prepare((key, compact), lambda: self._content(shown(), compact))
 
     def redraw(self) -> None:
         """Draw again what was last shown (the terminal's size decides how compact)."""
-        if self.shown is None:
-            return
         s = self.shown
+        if s is None:
+            return
+        self.set_title(f"Turn {s['turn']} · viewing {s['view']}")  # in the border: no row used
+        compact = self._compact()
+        if self._key is None:
+            self.update(self._content(s, compact))
+        else:
+            self.show_drawn((self._key, compact), lambda: self._content(s, compact))
+
+    def _compact(self) -> bool:
+        return self.app.size.height < COMPACT_BELOW
+
+    def _content(self, s: dict[str, Any], compact: bool) -> Group:
         view, near, far, names = s["view"], s["near"], s["far"], s["names"]
         own = not s["public"]
-        compact = self.app.size.height < COMPACT_BELOW
         if view == "spectator":
             note = "as seen" if s["public"] else "full team"
             top = team_block(self._title("p2", names, note), far, own=own, compact=compact)
@@ -66,12 +87,10 @@ class Board(Static):
             )
             mine = "as seen, from the log" if s["public"] else "you"
             bottom = team_block(self._title(view, names, mine), near, own=own, compact=compact)
-        self.border_title = f"Turn {s['turn']} · viewing {view}"  # in the border: no row used
         field = field_line(near)
         if compact and field.plain == "clear field":
-            update_in_place(self, Group(top, bottom))
-        else:
-            update_in_place(self, Group(top, field, bottom))
+            return Group(top, bottom)
+        return Group(top, field, bottom)
 
     @staticmethod
     def _title(side: str, names: dict[str, str], note: str) -> Text:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
-from textual.widgets import Static
 
 from pokeview.store.store import DecisionRow, GameRow
-from pokeview.widgets.render import literal, update_in_place
+from pokeview.widgets.lines import Lines
+from pokeview.widgets.render import literal
 
 
 def _tokens(usage: dict | None) -> str:
@@ -67,7 +67,7 @@ def ending(game: GameRow) -> Text:
     return Text(f"The game stopped here ({game.status}).", style="bold yellow")
 
 
-class DecisionPane(Static):
+class DecisionPane(Lines):
     DEFAULT_CSS = """
     DecisionPane { height: auto; padding: 0 1; }
     """
@@ -81,9 +81,6 @@ class DecisionPane(Static):
         parts.append(literal(reasoning or "(nothing streamed yet)", "italic"))
         self.update(Group(*parts))
 
-    def show_end(self, game: GameRow) -> None:
-        self.update(ending(game))
-
     def show(
         self,
         decision: DecisionRow | None,
@@ -93,10 +90,19 @@ class DecisionPane(Static):
     ) -> None:
         """`conversation`: messages to show below the decision (c); `note` is said instead when
         there is no decision (an imported replay has none)."""
+        self.update(self.content_of(decision, player, conversation, note))
+
+    def content_of(
+        self,
+        decision: DecisionRow | None,
+        player: str,
+        conversation: list | None = None,
+        note: str | None = None,
+    ) -> RenderableType:
+        """What `show` shows (to draw it ahead, or once per decision with `show_drawn`)."""
         if decision is None:
-            self.update(Text(note or "No decision here.", style="dim"))
-            return
-        update_in_place(self, Group(*self._parts(decision, player, conversation)))
+            return Text(note or "No decision here.", style="dim")
+        return Group(*self._parts(decision, player, conversation))
 
     def _parts(
         self, d: DecisionRow, player: str, conversation: list | None

@@ -128,18 +128,3 @@ def field_line(state: dict[str, Any] | None) -> Text:
     if field.get("theirs"):
         parts.append(f"far side: {conditions(field['theirs'])}")
     return literal(" · ".join(parts) or "clear field", "italic dim")
-
-
-def update_in_place(widget: Any, content: Any) -> None:
-    """`Static.update`, with a layout of the whole screen only when the height changes: a step
-    of the replay changes what the board and the decision pane say, rarely how tall they are."""
-    from textual.visual import visualize
-
-    width = widget.content_region.width
-    if width <= 0:
-        widget.update(content)
-        return
-    height = visualize(widget, content, markup=False).get_height(widget.styles, width)
-    same = height == getattr(widget, "_shown_height", None)
-    widget._shown_height = height
-    widget.update(content, layout=not same)
