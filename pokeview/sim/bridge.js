@@ -8,7 +8,8 @@
 //
 // This file reads stdin and dispatches each op; the parts are in ./bridge/: battle.js (one
 // hosted battle), start.js (the commands that start one), words.js (a side's battle-log words),
-// snapshot.js (what a side knows at a request), follow.js (a replay log, for importing it).
+// snapshot.js (what a side knows at a request), follow.js (a replay log, for importing it),
+// lines.js and output.js (JSON lines in and out, shared with the search host, ../search.js).
 const packages = require('./bridge/packages');
 
 const modulesDir = process.argv[2];
@@ -22,6 +23,7 @@ const {HostedBattle} = require('./bridge/battle');
 const {startCommands} = require('./bridge/start');
 const {follow} = require('./bridge/follow');
 const {out, outStep} = require('./bridge/output');
+const {readMessages} = require('./bridge/lines');
 
 const SHOWDOWN_VERSION = packages.need('pokemon-showdown/package.json').version;
 
@@ -83,25 +85,9 @@ function handle(msg) {
   }
 }
 
-let buffer = '';
-process.stdin.setEncoding('utf8');
-process.stdin.on('data', (chunk) => {
-  buffer += chunk;
-  let nl;
-  while ((nl = buffer.indexOf('\n')) >= 0) {
-    const line = buffer.slice(0, nl);
-    buffer = buffer.slice(nl + 1);
-    if (!line.trim()) continue;
-    let msg;
-    try {
-      msg = JSON.parse(line);
-      handle(msg);
-    } catch (err) {
-      const id = msg && msg.battle;
-      if (id !== undefined) battles.delete(id);
-      out({battle: id === undefined ? null : id, type: 'crash', message: String(err && err.message || err)});
-    }
-  }
+readMessages(handle, (err, msg) => {
+  const id = msg && msg.battle;
+  if (id !== undefined) battles.delete(id);
+  out({battle: id === undefined ? null : id, type: 'crash', message: String(err && err.message || err)});
 });
-process.stdin.on('end', () => process.exit(0));
 out({type: 'ready', showdown: SHOWDOWN_VERSION, pid: process.pid});

@@ -9,8 +9,6 @@ simulator is single-threaded): a second host starts only once the first has batt
 from __future__ import annotations
 
 import asyncio
-import collections
-import contextlib
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -21,8 +19,8 @@ import msgspec
 import orjson
 
 from pokeview import paths
-from pokeview.errors import BattleRefused, BridgeDied, PokeviewError
-from pokeview.sim import install
+from pokeview.errors import BattleRefused, BridgeDied
+from pokeview.sim.child import NodeChild
 
 if TYPE_CHECKING:
     from pokeview.sim.search_client import SearchHost
@@ -106,75 +104,29 @@ class BattleChannel:
             self.bridge._forget(self)
 
 
-class BridgeHost:
+class BridgeHost(NodeChild):
     """A long-lived Node process hosting many battles; restarted when it dies."""
 
+    what = "the Showdown bridge"
+
     def __init__(self, node_dir: Path | None = None, name: str = "") -> None:
-        self.node_dir = node_dir
+        super().__init__(node_dir, limit=STREAM_LIMIT)
         self.name = name  # prefixes its battle ids, unique across a pool
-        self.proc: asyncio.subprocess.Process | None = None
         self.showdown_version: str | None = None
-        self.generation = 0  # bumps on every (re)start, so stale channels are recognisable
         self._channels: dict[str, BattleChannel] = {}
         self._ids = itertools.count(1)
-        self._stderr: collections.deque[str] = collections.deque(maxlen=20)
-        self._tasks: list[asyncio.Task[None]] = []
-        self._start_lock = asyncio.Lock()
-        self._ready: asyncio.Future[dict[str, Any]] | None = None
 
     # -- lifecycle -------------------------------------------------------------------------
 
-    @property
-    def running(self) -> bool:
-        return self.proc is not None and self.proc.returncode is None
+    def script(self) -> list[str]:
+        # POKEVIEW_NODE_ARGS: extra Node flags, e.g. "--cpu-prof" to profile the bridge.
+        extra = os.environ.get("POKEVIEW_NODE_ARGS", "").split()
+        return [*extra, str(paths.bridge_script())]
 
     async def start(self) -> None:
-        async with self._start_lock:
-            if self.running:
-                return
-            node = install.node_executable()
-            node_dir = self.node_dir or await asyncio.to_thread(install.ensure_installed)
-            self._stderr.clear()
-            # POKEVIEW_NODE_ARGS: extra Node flags, e.g. "--cpu-prof" to profile the bridge.
-            extra = os.environ.get("POKEVIEW_NODE_ARGS", "").split()
-            self.proc = await asyncio.create_subprocess_exec(
-                node,
-                *extra,
-                str(paths.bridge_script()),
-                str(node_dir),
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                limit=STREAM_LIMIT,
-                env={**os.environ, "NODE_OPTIONS": ""},
-            )
-            self.generation += 1
-            self._ready = asyncio.get_running_loop().create_future()
-            self._tasks = [
-                asyncio.create_task(self._read_stdout(self.proc, self.generation)),
-                asyncio.create_task(self._read_stderr(self.proc)),
-            ]
-            try:
-                hello = await asyncio.wait_for(self._ready, timeout=60)
-            except (TimeoutError, BridgeDied) as exc:
-                await self.close()
-                raise PokeviewError(f"the Showdown bridge did not start: {self._why()}") from exc
+        hello = await self.spawn()
+        if hello is not None:
             self.showdown_version = hello.get("showdown")
-
-    async def close(self) -> None:
-        proc, self.proc = self.proc, None
-        if proc is not None and proc.returncode is None:
-            if proc.stdin:
-                proc.stdin.close()
-            try:
-                await asyncio.wait_for(proc.wait(), timeout=5)
-            except TimeoutError:
-                proc.kill()
-                await proc.wait()
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
-        self._tasks = []
 
     async def __aenter__(self) -> BridgeHost:
         await self.start()
@@ -219,13 +171,10 @@ class BridgeHost:
     # -- plumbing ------------------------------------------------------------------------------
 
     def _send(self, msg: dict[str, Any]) -> None:
-        proc = self.proc
-        if proc is None or proc.stdin is None or proc.returncode is not None:
+        if not self.write(msg):
             channel = self._channels.get(msg.get("battle", ""))
             if channel:
-                channel.fail(BridgeDied(f"the Showdown bridge is not running: {self._why()}"))
-            return
-        proc.stdin.write(orjson.dumps(msg) + b"\n")
+                channel.fail(BridgeDied(f"the Showdown bridge is not running: {self.why()}"))
 
     def _forget(self, channel: BattleChannel) -> None:
         if (
@@ -234,73 +183,37 @@ class BridgeHost:
         ):
             self._send({"op": "close", "battle": channel.id})
 
-    def _why(self) -> str:
-        tail = " | ".join(line for line in self._stderr if line.strip())
-        code = self.proc.returncode if self.proc else None
-        parts = []
-        if code is not None:
-            parts.append(f"exit code {code}")
-        if tail:
-            parts.append(tail[-400:])
-        return "; ".join(parts) or "it ended without a word"
-
-    async def _read_stderr(self, proc: asyncio.subprocess.Process) -> None:
-        assert proc.stderr is not None
-        while line := await proc.stderr.readline():
-            self._stderr.append(line.decode(errors="replace").rstrip())
-
-    async def _read_stdout(self, proc: asyncio.subprocess.Process, generation: int) -> None:
-        assert proc.stdout is not None
-        try:
-            while line := await proc.stdout.readline():
-                # Steps are nearly every line: decoded straight into their types (the bridge
-                # writes "battle" then "type" first). The rest are few and small.
-                if b'"type":"step"' in line[:64]:
-                    self._step(line)
-                else:
-                    self._dispatch(orjson.loads(line))
-        finally:
-            await self._on_exit(proc, generation)
-
-    def _step(self, line: bytes) -> None:
+    def on_line(self, line: bytes) -> bool:
+        # Steps are nearly every line: decoded straight into their types (the bridge writes
+        # "battle" then "type" first). The rest are few and small, and come as dicts.
+        if b'"type":"step"' not in line[:64]:
+            return False
         step = _STEP_LINE.decode(line)
         channel = self._channels.get(step.battle)
-        if channel is None:
-            return
-        channel.queue.put_nowait(
-            Step(step.sides, step.spectator, step.input, end=step.end, stopped=step.stopped)
-        )
+        if channel is not None:
+            channel.queue.put_nowait(
+                Step(step.sides, step.spectator, step.input, end=step.end, stopped=step.stopped)
+            )
+        return True
 
-    def _dispatch(self, msg: dict[str, Any]) -> None:
+    def on_message(self, msg: dict[str, Any]) -> None:
         kind = msg.get("type")
-        if kind == "ready":
-            if self._ready and not self._ready.done():
-                self._ready.set_result(msg)
-            return
         channel = self._channels.get(msg.get("battle") or "")
         if channel is None:
             return
-        if kind == "step":
-            self._step(orjson.dumps(msg))
+        if kind == "step":  # written in another key order: decoded as the others are
+            self.on_line(orjson.dumps({"type": "step", **msg}))
         elif kind == "followed":
             channel.queue.put_nowait(msg)  # type: ignore[arg-type]
         elif kind == "crash":
             self._channels.pop(channel.id, None)
             channel.fail(BattleRefused(f"Showdown: {msg.get('message')}"))
 
-    async def _on_exit(self, proc: asyncio.subprocess.Process, generation: int) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), timeout=5)
-        # Let the stderr reader drain so the reason names what Node said.
-        await asyncio.sleep(0.05)
-        if self._ready and not self._ready.done():
-            self._ready.set_exception(BridgeDied("the bridge exited during start-up"))
-        reason = f"the Showdown bridge died: {self._why()}"
+    def on_exit(self, generation: int) -> None:
+        reason = f"the Showdown bridge died: {self.why()}"
         for channel in [c for c in self._channels.values() if c.generation == generation]:
             self._channels.pop(channel.id, None)
             channel.fail(BridgeDied(reason))
-        if self.proc is proc:
-            self.proc = None
 
 
 class Bridge:

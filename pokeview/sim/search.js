@@ -15,6 +15,8 @@
 // switch in the search.
 const path = require('path');
 const {createRequire} = require('module');
+const {out} = require('./bridge/output');
+const {readMessages} = require('./bridge/lines');
 
 const FORMAT = 'gen9randombattle';
 const WIN = 100;
@@ -825,25 +827,9 @@ if (require.main === module) {
   }
   load(modulesDir);
   warmUp();
-  const out = (msg) => process.stdout.write(JSON.stringify(msg) + '\n');
-  let buffer = '';
-  process.stdin.setEncoding('utf8');
-  process.stdin.on('data', (chunk) => {
-    buffer += chunk;
-    let nl;
-    while ((nl = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, nl);
-      buffer = buffer.slice(nl + 1);
-      if (!line.trim()) continue;
-      let msg;
-      try {
-        msg = JSON.parse(line);
-        out({id: msg.id, result: search(msg)});
-      } catch (err) {
-        out({id: msg ? msg.id : null, error: String((err && err.stack) || err)});
-      }
-    }
-  });
-  process.stdin.on('end', () => process.exit(0));
+  readMessages(
+    (msg) => out({id: msg.id, result: search(msg)}),
+    (err, msg) => out({id: msg ? msg.id : null, error: String((err && err.stack) || err)}),
+  );
   out({type: 'ready', pid: process.pid});
 }

@@ -67,9 +67,11 @@ class GameQueries(Journal):
     ) -> None:
         """End a game; a finished or failed game is compacted in the same transaction."""
         self._writable()
-        if self._commit_scheduled is not None:  # the game's last events go in with it
+        if self._commit_scheduled is not None:
+            # The game's last rows are committed first: a crash while it is compacted below
+            # then leaves the whole game as rows, not a game with events lost.
             self._commit_scheduled.cancel()
-            self._commit_scheduled = None
+            self.commit()
         with self.conn:
             self.conn.execute(
                 "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "

@@ -3,15 +3,18 @@ sees only its own side, and a format it cannot search is one line."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import play_game, side_payload
 from pokeview.battle.spec import GameSpec
-from pokeview.errors import PokeviewError
+from pokeview.errors import BridgeDied, PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
+from pokeview.sim.search_client import SearchHost
 from tests.helpers import FORMAT, game, one_clear_line, pokeview
 
 
@@ -112,22 +115,25 @@ async def first_request(bridge, p2_team: str) -> tuple[dict, list[dict]]:
         channel.close()
 
 
+def first_context(request: dict, updates: list[dict], bridge) -> DecisionContext:
+    return DecisionContext(
+        side="p1",
+        index=0,
+        turn=1,
+        side_view=None,  # the search does not read poke-env's view
+        request=request,
+        actions=legal_actions(request),
+        seed=1234,
+        updates=updates,
+        bridge=bridge,
+    )
+
+
 async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(bridge):
     answers = []
     for bench in BENCHES:
         request, updates = await first_request(bridge, LEAD + "\n" + bench)
-        actions = legal_actions(request)
-        ctx = DecisionContext(
-            side="p1",
-            index=0,
-            turn=1,
-            side_view=None,  # the search does not read poke-env's view
-            request=request,
-            actions=actions,
-            seed=1234,
-            updates=updates,
-            bridge=bridge,
-        )
+        ctx = first_context(request, updates, bridge)
         player = make_player("search:nodes=60")
         query = player.query(ctx)
         assert "Pelipper" not in str(query) and "Tyranitar" not in str(query)
@@ -135,6 +141,28 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
         answers.append((decision.action, decision.detail["search"]["considered"], query["lines"]))
     assert answers[0] == answers[1]
     assert answers[0][1], "the search considered nothing"
+
+
+async def test_a_search_host_that_dies_fails_its_search_and_the_next_search_starts_a_new_one(
+    bridge,
+):
+    request, updates = await first_request(bridge, LEAD + "\n" + BENCHES[0])
+    query = make_player("search:nodes=2000").query(first_context(request, updates, bridge))
+    host = SearchHost()
+    try:
+        await host.start()
+        assert host.proc is not None
+        first_pid = host.proc.pid
+        doomed = asyncio.create_task(host.search(query))
+        await asyncio.sleep(0)  # the query is written; Node has not answered it yet
+        host.proc.kill()
+        with pytest.raises(BridgeDied, match=r"the search host died: exit code -9"):
+            await doomed
+        answer = await host.search({**query, "budget": {"nodes": 10}})
+        assert host.proc is not None and host.proc.pid != first_pid
+        assert 0 < answer["nodes"] <= 10
+    finally:
+        await host.close()
 
 
 async def test_a_format_it_cannot_search_is_refused_before_anything_is_kept(bridge, store):
