@@ -38,6 +38,14 @@ def slow_players(tmp_path):
     server.stop_thread()
 
 
+def as_from_a_terminal() -> None:
+    """The child takes Ctrl-C as a program started from a terminal does. A child inherits an
+    ignored or blocked SIGINT (a background job's is ignored), and in the whole suite this one
+    once sat out the signal until the test gave up."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def stop_mid_game(db, argv, sig) -> subprocess.CompletedProcess[str]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "pokeview", *argv, "--db", str(db)],
@@ -45,6 +53,7 @@ def stop_mid_game(db, argv, sig) -> subprocess.CompletedProcess[str]:
         stderr=subprocess.PIPE,
         text=True,
         env=os.environ.copy(),
+        preexec_fn=as_from_a_terminal,
     )
     deadline = time.monotonic() + 60
     while decisions(db) < 1 and proc.poll() is None and time.monotonic() < deadline:
