@@ -78,8 +78,6 @@ class _Game:
         self.spec = spec
         self.bridge = bridge
         self.store = store
-        self.format = spec.format
-        self.seed = spec.seed
         self.players = spec.players
         self.inputlog = spec.inputlog
         self.game_id = 0
@@ -101,7 +99,7 @@ class _Game:
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
             return {"inputlog": self.inputlog}
-        return start_spec(self.format, self.seed, self.spec.teams)
+        return start_spec(self.spec.format, self.spec.seed, self.spec.teams)
 
     def restore(self, game_id: int) -> None:
         """Continue a stored game: its input log up to the last step that moved the battle is
@@ -267,7 +265,9 @@ class _Game:
             side_view=self.views[side],
             request=pending.request,
             actions=pending.actions,
-            seed=seeds.decision_seed(self.seed, side, pending.index * 100 + len(pending.refusals)),
+            seed=seeds.decision_seed(
+                self.spec.seed, side, pending.index * 100 + len(pending.refusals)
+            ),
             refusal=refusal,
             refused=[a for a in pending.actions if a.choice in refused_choices],
             updates=self.updates_for(side),
