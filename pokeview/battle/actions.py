@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen (nothing changes an action once made): a frozen dataclass's __init__ costs three
+# times as much, and a game builds thousands of them. The hash stays, from the fields.
+@dataclass(slots=True, unsafe_hash=True)
 class Action:
     label: str
     choice: str
@@ -30,25 +32,24 @@ def name_of(ident: str) -> str:
     return ident.split(": ", 1)[1] if ": " in ident else ident
 
 
-def _fainted(mon: dict[str, Any]) -> bool:
-    return mon["condition"].endswith(" fnt")
-
-
 def _switches(side: dict[str, Any]) -> list[Action]:
     # After Revival Blessing the "switch" picks a fainted Pokémon to bring back.
-    reviving = any(mon.get("reviving") for mon in side["pokemon"] if mon.get("active"))
+    mons = side["pokemon"]
+    reviving = any(mon.get("reviving") for mon in mons if mon.get("active"))
     actions = []
-    for slot, mon in enumerate(side["pokemon"], start=1):
-        if mon.get("active") or _fainted(mon) != reviving:
+    for slot, mon in enumerate(mons, start=1):
+        if mon.get("active") or mon["condition"].endswith(" fnt") != reviving:
             continue
-        species = species_of(mon["details"])
+        species = mon["details"].split(",", 1)[0]
         actions.append(
             Action(
                 f"switch {species}",
                 f"switch {slot}",
                 "switch",
-                slot=slot,
-                name=name_of(mon["ident"]),
+                None,
+                None,
+                slot,
+                name_of(mon["ident"]),
             )
         )
     return actions

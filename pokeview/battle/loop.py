@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
-from pokeview.players.base import DecisionContext
+from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
 from pokeview.store import events as ev
@@ -68,7 +69,7 @@ class _Pending:
     index: int
     request: dict[str, Any]
     actions: list[Action]
-    decision_id: int | None = None
+    recorded: bool = False  # its decision row is written (a refused choice updates it)
     action: Action | None = None
     refusals: list[dict[str, str]] = field(default_factory=list)
 
@@ -244,6 +245,10 @@ class _Game:
         self.spawn(side, refusal=error)
 
     def spawn(self, side: str, refusal: str | None = None) -> None:
+        decide_now = getattr(self.players[side], "decide_now", None)
+        if decide_now is not None:  # a bot answers at once: no task, no turn of the event loop
+            self.decide_at_once(side, refusal, decide_now)
+            return
         task = asyncio.create_task(self.decide(side, refusal))
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
@@ -254,11 +259,10 @@ class _Game:
 
     # -- decisions -----------------------------------------------------------------------
 
-    async def decide(self, side: str, refusal: str | None) -> None:
+    def context(self, side: str, refusal: str | None) -> DecisionContext:
         pending = self.pending[side]
-        player = self.players[side]
         refused_choices = {r["choice"] for r in pending.refusals}
-        ctx = DecisionContext(
+        return DecisionContext(
             side=side,
             index=pending.index,
             turn=self.views[side].turn,
@@ -275,27 +279,55 @@ class _Game:
             game_id=self.game_id,
             bridge=self.bridge,
         )
+
+    async def decide(self, side: str, refusal: str | None) -> None:
+        ctx = self.context(side, refusal)
+        started = time.perf_counter()
         try:
-            started = time.perf_counter()
-            decision = await player.decide(ctx)
-            latency = (time.perf_counter() - started) * 1000
-            if not 0 <= decision.action < len(pending.actions):
-                raise PlayerFailed(
-                    f"{player.name} ({side}) chose action {decision.action + 1}, "
-                    f"but there are {len(pending.actions)}"
-                )
+            decision = await self.players[side].decide(ctx)
         except asyncio.CancelledError:
             raise
-        except InputLogEnds as exc:  # a recorded game that ended in a forfeit or on time
+        except Exception as exc:
+            self.decision_failed(side, exc)
+            return
+        self.decided(side, ctx, decision, started)
+
+    def decide_at_once(
+        self, side: str, refusal: str | None, decide_now: Callable[[DecisionContext], Decision]
+    ) -> None:
+        """`decide` for a player whose choice is a plain function call (the bots)."""
+        ctx = self.context(side, refusal)
+        started = time.perf_counter()
+        try:
+            decision = decide_now(ctx)
+        except Exception as exc:
+            self.decision_failed(side, exc)
+            return
+        self.decided(side, ctx, decision, started)
+
+    def decision_failed(self, side: str, exc: Exception) -> None:
+        if isinstance(exc, InputLogEnds):  # a recorded game that ended in a forfeit or on time
             if not self.ending_sent and self.channel:
                 self.ending_sent = True
                 self.channel.end_with(exc.line)
-            return
-        except PokeviewError as exc:
+        elif isinstance(exc, PokeviewError):
             self._fail_from_task(exc)
-            return
-        except Exception as exc:  # a player's bug ends its game, not the run
+        else:  # a player's bug ends its game, not the run
+            player = self.players[side]
             self._fail_from_task(PlayerFailed(f"{player.name} ({side}) failed: {exc!r}"))
+
+    def decided(self, side: str, ctx: DecisionContext, decision: Decision, started: float) -> None:
+        """Record the decision and send its choice to Showdown."""
+        latency = (time.perf_counter() - started) * 1000
+        pending = self.pending[side]
+        player = self.players[side]
+        if not 0 <= decision.action < len(pending.actions):
+            self._fail_from_task(
+                PlayerFailed(
+                    f"{player.name} ({side}) chose action {decision.action + 1}, "
+                    f"but there are {len(pending.actions)}"
+                )
+            )
             return
         action = pending.actions[decision.action]
         pending.action = action
@@ -309,12 +341,11 @@ class _Game:
             "detail": decision.detail,
             "latency_ms": round(latency, 3),
         }
-        if pending.decision_id is None:
-            pending.decision_id = self.store.add_decision(
-                self.game_id, side=side, idx=pending.index, **fields
-            )
+        if not pending.recorded:
+            pending.recorded = True
+            self.store.add_decision(self.game_id, side=side, idx=pending.index, **fields)
         else:
-            self.store.update_decision(pending.decision_id, **fields)
+            self.store.update_decision(self.game_id, side, pending.index, **fields)
         self.events(
             side,
             EventKind.CHOICE,
@@ -399,7 +430,7 @@ class _Game:
 
 def side_payload(update: SideUpdate) -> ev.Side:
     return ev.side_from_bridge(
-        update.lines, update.text, update.request, update.error, update.state
+        update.lines, update.text, update.request_json, update.error, update.state
     )
 
 

@@ -54,3 +54,7 @@ class Player(Protocol):
         ...
 
     async def decide(self, ctx: DecisionContext) -> Decision: ...
+
+    # A player whose choice needs no waiting (the bots) may also have
+    # `decide_now(ctx) -> Decision`, a plain function: the game loop then calls it at once,
+    # with no task.

@@ -120,6 +120,10 @@ class BotPlayer:
         return {"kind": "bot", "bot": self.name, "engine": f"{label} {engine.__name__}"}
 
     async def decide(self, ctx: DecisionContext) -> Decision:
+        return self.decide_now(ctx)
+
+    def decide_now(self, ctx: DecisionContext) -> Decision:
+        """The choice, made at once (the game loop calls it without a task)."""
         # Every choice is a function of the game seed, side and decision index.
         if self._request_only and not ctx.refused:
             index = random_choice(ctx.request, ctx.actions, ctx.seed)

@@ -22,23 +22,37 @@ _NOT_FOLLOWED = ("canMegaEvo", "canZMove", "canDynamax", "maxMoves", "canUltraBu
 
 
 def _order_list(request: dict[str, Any]) -> list[tuple[str, str, bool]] | None:
-    """`battle.valid_orders` as (kind, name or move id, terastallize); None where unsure."""
+    """`battle.valid_orders` as (kind, name or move id, terastallize); None where unsure.
+    (Plain loops, not any(): this runs at every decision of every random game.)"""
     side = request["side"]["pokemon"]
     names = [mon["ident"][4:] for mon in side]
-    if len(set(names)) != len(names) or any(not n.isascii() or n.lower() == n for n in names):
-        return None  # poke-env keys its team by name, and matches a name or a species id
+    if len(set(names)) != len(names):
+        return None  # poke-env keys its team by name
+    for name in names:
+        if not name.isascii() or name.lower() == name:
+            return None  # and matches a name or a species id
     active = request["active"][0] if "active" in request else None
-    if active is not None and any(active.get(key) for key in _NOT_FOLLOWED):
-        return None
+    if active is not None:
+        for key in _NOT_FOLLOWED:
+            if key in active and active[key]:
+                return None
     orders: list[tuple[str, str, bool]] = []
     if not (active and active.get("trapped")):
-        reviving = any(mon.get("reviving") for mon in side)
+        reviving = False
         for mon in side:
+            if mon.get("reviving"):
+                reviving = True
+                break
+        for mon, name in zip(side, names, strict=True):
             fainted = mon["condition"] == "0 fnt"
             if fainted if reviving else not mon["active"] and not fainted:
-                orders.append(("switch", mon["ident"][4:], False))
-    force_switch = request.get("forceSwitch", [False])[0]
-    if active is None or force_switch or not any(mon["active"] for mon in side):
+                orders.append(("switch", name, False))
+    if active is None or request.get("forceSwitch", [False])[0]:
+        return orders
+    for mon in side:
+        if mon["active"]:
+            break
+    else:
         return orders
     moves = []
     for move in active["moves"]:

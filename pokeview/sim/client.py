@@ -9,6 +9,7 @@ simulator is single-threaded): a second host starts only once the first has batt
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import os
 from dataclasses import dataclass, field
@@ -28,17 +29,26 @@ if TYPE_CHECKING:
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
 
-class SideUpdate(msgspec.Struct):
+_NULL = msgspec.Raw(b"null")
+_REQUEST = msgspec.json.Decoder(dict[str, Any] | None)
+
+
+class SideUpdate(msgspec.Struct, dict=True):
     """What one side saw in one step: protocol lines, their words, a request, a refusal."""
 
     lines: list[str]
     text: list[str]
-    request: dict[str, Any] | None = None
+    # The request and what the side knows (its state, taken at each request) come as the
+    # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
+    # step's bytes), and each is decoded only for a reader: the request for the player who
+    # answers it, the state for models and people (see `events.Side`).
+    request_json: msgspec.Raw = msgspec.field(default=_NULL, name="request")
     error: str | None = None
-    # What the side knows, at each request: the bridge's JSON, undecoded. Only models and people
-    # read it (it is half of a step's bytes), so the record takes it as it is and decoding waits
-    # for a reader (see `events.Side`).
-    state: msgspec.Raw = msgspec.Raw(b"null")
+    state: msgspec.Raw = _NULL
+
+    @functools.cached_property
+    def request(self) -> dict[str, Any] | None:
+        return _REQUEST.decode(self.request_json)
 
 
 class _StepLine(msgspec.Struct):

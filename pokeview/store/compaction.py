@@ -48,6 +48,10 @@ GAME_COLUMNS = frozenset(
     }
 )
 DECISION_FIELDS = frozenset(bodies.DECISION_COLUMNS) - {"id", "game_id"}
+INSERT_DECISION = (
+    f"insert into decisions ({', '.join(bodies.DECISION_COLUMNS[1:])}) "
+    f"values ({', '.join('?' * (len(bodies.DECISION_COLUMNS) - 1))})"
+)
 JSON_DECISION = ("request", "actions", "refusals", "detail")
 
 # What ratings read of one side's decisions in one game (kept in decision_stats).
@@ -79,10 +83,39 @@ class Compaction:
     conn: sqlite3.Connection
     read_only: bool
     _bodies: collections.OrderedDict[int, bodies.Body]
+    # A running game's events and decisions wait here for the next commit (one insert for each
+    # table), then its events are kept, as written, for the games this Store created, so that
+    # finishing one packs its body from memory instead of reading its rows back. See `_flush`.
+    _unwritten: list[tuple[int, str | None, str, str, float]]
+    _unwritten_decisions: list[tuple[Any, ...]]
+    _written: dict[int, list[tuple[int, str | None, str, str, float]]]
 
     def _writable(self) -> None:
         if self.read_only:
             raise PokeviewError(f"the database {self.path} is read-only: nothing can be written")
+
+    def _flush(self) -> None:
+        """Insert the events and decisions waiting for the commit, one statement per table.
+        Every reader and writer of them on this connection calls it first, so it sees what was
+        appended; other connections see it with the commit, as before."""
+        if self._unwritten_decisions:
+            decisions, self._unwritten_decisions = self._unwritten_decisions, []
+            self.conn.executemany(INSERT_DECISION, decisions)
+        rows = self._unwritten
+        if not rows:
+            return
+        self._unwritten = []
+        self.conn.executemany(
+            "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", rows
+        )
+        # One statement inside one write transaction: the rows took the ids following the
+        # table's largest, one after another (the write lock keeps other processes out).
+        first = self.conn.execute("select last_insert_rowid()").fetchone()[0] - len(rows) + 1
+        written = self._written
+        for n, (game_id, side, kind, data, at) in enumerate(rows, start=first):
+            kept = written.get(game_id)
+            if kept is not None:
+                kept.append((n, side, kind, data, at))
 
     # -- compaction --------------------------------------------------------------------------
 
@@ -101,6 +134,7 @@ class Compaction:
         transaction: the game is either all rows or all body, whatever happens."""
         if self._is_compacted(game_id):
             return
+        self._flush()
         conn = self.conn
         conn.execute(
             "insert or replace into decision_stats (game_id, side, decisions, with_usage, "
@@ -108,13 +142,15 @@ class Compaction:
             f"model_decisions, estimated) {_STATS_SELECT}",
             (game_id,),
         )
-        events = [
-            tuple(r)
-            for r in conn.execute(
-                "select id, side, kind, data, at from events where game_id = ? order by id",
-                (game_id,),
-            )
-        ]
+        events: list[Any] | None = self._written.pop(game_id, None)
+        if events is None:  # a game this Store did not start (resumed, imported, migrated)
+            events = [
+                tuple(r)
+                for r in conn.execute(
+                    "select id, side, kind, data, at from events where game_id = ? order by id",
+                    (game_id,),
+                )
+            ]
         decisions = [
             tuple(r)
             for r in conn.execute(
@@ -139,6 +175,7 @@ class Compaction:
 
     def _expand(self, game_id: int) -> None:
         """Turn a compacted game back into rows (it is being changed). Inside a transaction."""
+        self._written.pop(game_id, None)  # its rows are changed from here on: read them back
         if not self._is_compacted(game_id):
             return
         body = self._body(game_id)
@@ -183,6 +220,7 @@ class Compaction:
         """Decision stats of games kept as rows (a running game, say) are computed on the fly."""
         if self.read_only:
             return
+        self._flush()
         for chunk in chunks(list(game_ids), 500):
             marks = ",".join("?" * len(chunk))
             missing = [

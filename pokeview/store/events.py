@@ -51,19 +51,28 @@ _NULL = msgspec.Raw(b"null")
 
 
 def side_from_bridge(
-    lines: list[str], text: list[str], request: Any, error: str | None, state: msgspec.Raw
+    lines: list[str],
+    text: list[str],
+    request: msgspec.Raw,
+    error: str | None,
+    state: msgspec.Raw,
 ) -> Side:
-    """A side event as the bridge sent it, its snapshot still the bridge's JSON: written to the
-    record as it is, and decoded only for a reader (`with_state`)."""
-    raw: Any = None if state == _NULL else state
-    return Side(lines, text, request, error, raw)
+    """A side event as the bridge sent it, its request and snapshot still the bridge's JSON:
+    written to the record as they are, and decoded only for a reader (`with_state`)."""
+    raw_request: Any = None if request == _NULL else request
+    raw_state: Any = None if state == _NULL else state
+    return Side(lines, text, raw_request, error, raw_state)
 
 
 def with_state(side: Side) -> Side:
-    """The event with its snapshot decoded (itself when it already is)."""
-    if isinstance(side.state, msgspec.Raw):
-        return msgspec.structs.replace(side, state=msgspec.json.decode(side.state))
-    return side
+    """The event with its request and snapshot decoded (itself when they already are)."""
+    raw: dict[str, Any] = {"request": side.request, "state": side.state}
+    changes = {
+        name: msgspec.json.decode(value)
+        for name, value in raw.items()
+        if isinstance(value, msgspec.Raw)
+    }
+    return msgspec.structs.replace(side, **changes) if changes else side
 
 
 class Choice(Payload):

@@ -51,7 +51,9 @@ class GameQueries(Journal):
             cur = self.conn.execute(
                 f"insert into games ({columns}) values ({marks})", tuple(row.values())
             )
-        return int(cur.lastrowid or 0)
+        game_id = int(cur.lastrowid or 0)
+        self._written[game_id] = []  # its events, as written, for packing it when it ends
+        return game_id
 
     def finish_game(
         self,
@@ -67,11 +69,11 @@ class GameQueries(Journal):
     ) -> None:
         """End a game; a finished or failed game is compacted in the same transaction."""
         self._writable()
+        # The game's last rows are committed first: a crash while it is compacted below then
+        # leaves the whole game as rows, not a game with events lost.
         if self._commit_scheduled is not None:
-            # The game's last rows are committed first: a crash while it is compacted below
-            # then leaves the whole game as rows, not a game with events lost.
             self._commit_scheduled.cancel()
-            self.commit()
+        self.commit()
         with self.conn:
             self.conn.execute(
                 "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "
@@ -99,6 +101,8 @@ class GameQueries(Journal):
 
     def set_status(self, game_id: int, status: str) -> None:
         self._writable()
+        if status != "running":
+            self._written.pop(game_id, None)  # not finished here: packed from its rows later
         with self.conn:
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
@@ -119,6 +123,7 @@ class GameQueries(Journal):
     def forget_after(self, game_id: int, event_id: int, decisions: set[tuple[str, int]]) -> None:
         """Drop what was recorded after `event_id` (a game resumed from that point)."""
         self._writable()
+        self._flush()
         with self.conn:
             self._expand(game_id)
             self.conn.execute(
@@ -157,6 +162,8 @@ class GameQueries(Journal):
     def delete_game(self, game_id: int) -> None:
         self._writable()
         self._bodies.pop(game_id, None)
+        self._written.pop(game_id, None)
+        self._flush()  # what waits for the commit goes, with the rest of the game
         with self.conn:
             for table, column in (
                 ("events", "game_id"),

@@ -26,23 +26,21 @@ class Journal(Compaction):
 
     # -- decisions ---------------------------------------------------------------------------
 
-    def add_decision(self, game_id: int, **fields: Any) -> int:
+    def add_decision(self, game_id: int, *, side: str, idx: int, **fields: Any) -> None:
+        """Record a side's decision `idx`; written with the next commit, like events."""
         self._writable()
         unknown = set(fields) - DECISION_FIELDS
         if unknown:
             raise TypeError(f"a decision has no column {sorted(unknown)}")
-        row = {"game_id": game_id, "created_at": now(), **fields}
+        row = dict.fromkeys(bodies.DECISION_COLUMNS[1:])
+        row.update(game_id=game_id, side=side, idx=idx, created_at=now(), **fields)
         for key in JSON_DECISION:
-            if key in row:
+            if row[key] is not None:
                 row[key] = dumps(row[key])
-        columns = ", ".join(row)  # names checked above
-        marks = ", ".join("?" for _ in row)
-        cur = self.conn.execute(
-            f"insert into decisions ({columns}) values ({marks})", tuple(row.values())
-        )
-        return int(cur.lastrowid or 0)
+        self._unwritten_decisions.append(tuple(row.values()))
 
-    def update_decision(self, decision_id: int, **fields: Any) -> None:
+    def update_decision(self, game_id: int, side: str, idx: int, **fields: Any) -> None:
+        """Change a decision already recorded (a choice made again after a refusal)."""
         self._writable()
         unknown = set(fields) - DECISION_FIELDS
         if unknown:
@@ -50,9 +48,11 @@ class Journal(Compaction):
         for key in JSON_DECISION:
             if key in fields:
                 fields[key] = dumps(fields[key])
-        sets = ", ".join(f"{k} = ?" for k in fields)
+        self._flush()
+        sets = ", ".join(f"{k} = ?" for k in fields)  # names checked above
         self.conn.execute(
-            f"update decisions set {sets} where id = ?", (*fields.values(), decision_id)
+            f"update decisions set {sets} where game_id = ? and side = ? and idx = ?",
+            (*fields.values(), game_id, side, idx),
         )
 
     def decisions(self, game_id: int, side: str | None = None) -> list[DecisionRow]:
@@ -63,6 +63,7 @@ class Journal(Compaction):
             ]
             found = [d for d in found if side is None or d.side == side]
             return sorted(found, key=lambda d: (d.side, d.idx))
+        self._flush()
         sql = "select * from decisions where game_id = ?"
         params: list[Any] = [game_id]
         if side:
@@ -75,6 +76,7 @@ class Journal(Compaction):
         """Decisions recorded since decision row `after` (for following a live game)."""
         if self._is_compacted(game_id):
             return sorted((d for d in self.decisions(game_id) if d.id > after), key=lambda d: d.id)
+        self._flush()
         rows = self.conn.execute(
             "select * from decisions where game_id = ? and id > ? order by id", (game_id, after)
         ).fetchall()
@@ -85,15 +87,12 @@ class Journal(Compaction):
     def append_events(
         self, game_id: int, items: list[tuple[str | None, ev.EventKind, Any]], at: float
     ) -> None:
-        """Append typed events (side, kind, payload) to a running game."""
+        """Append typed events (side, kind, payload) to a running game. They are written with
+        the next commit (`commit_soon`), or before this Store next reads events."""
         self._writable()
-        self.conn.executemany(
-            "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)",
-            [
-                (game_id, side, str(kind), ev.encode(data).decode(), at)
-                for side, kind, data in items
-            ],
-        )
+        self._unwritten += [
+            (game_id, side, str(kind), ev.encode(data).decode(), at) for side, kind, data in items
+        ]
 
     def events(
         self,
@@ -124,6 +123,7 @@ class Journal(Compaction):
         caller filters a body's events, which are in memory anyway)."""
         if self._is_compacted(game_id):
             return (e for e in self._body(game_id).events if e[0] > after)
+        self._flush()
         sql = "select id, side, kind, data, at from events where game_id = ? and id > ?"
         params: list[Any] = [game_id, after]
         if kinds:
@@ -137,6 +137,7 @@ class Journal(Compaction):
     def commit(self) -> None:
         self._commit_scheduled = None
         if not self.read_only:
+            self._flush()
             self.conn.commit()
 
     def commit_soon(self, delay: float = COMMIT_DELAY) -> None:

@@ -53,6 +53,7 @@ class RunQueries(Compaction):
         Raises PokeviewError when another live process holds it or the config changed.
         """
         self._writable()
+        self._flush()
         self.conn.commit()  # what this process wrote before goes first
         with self.conn:
             self.conn.execute("BEGIN IMMEDIATE")
@@ -189,6 +190,7 @@ class RunQueries(Compaction):
         """Delete a run with no finished game, with the games it left (errors, interrupted);
         returns how many games went. One transaction: a game finishing meanwhile keeps it."""
         self._writable()
+        self._flush()
         with self.conn:
             finished = self.conn.execute(
                 "select count(*) from games where run_id = ? and status = 'finished'", (run_id,)

@@ -43,6 +43,9 @@ class Store(GameQueries, Transfer, RunQueries):
         self.read_only = False
         self._bodies: collections.OrderedDict[int, Any] = collections.OrderedDict()
         self._commit_scheduled: asyncio.TimerHandle | None = None
+        self._unwritten: list[tuple[int, str | None, str, str, float]] = []
+        self._unwritten_decisions: list[tuple[Any, ...]] = []
+        self._written: dict[int, list[tuple[int, str | None, str, str, float]]] = {}
         try:
             conn = self._connect(path)
             self.conn = conn
@@ -137,7 +140,7 @@ class Store(GameQueries, Transfer, RunQueries):
         if self._commit_scheduled is not None:
             self._commit_scheduled.cancel()
         if not self.read_only:
-            self.conn.commit()
+            self.commit()
             self.shrink()
         self.conn.close()
 

@@ -28,6 +28,7 @@ class Transfer(Journal):
             decisions = [dict(zip(bodies.DECISION_COLUMNS, d, strict=True)) for d in body.decisions]
             raw_events = body.events
         else:
+            self._flush()
             decisions = [
                 dict(r)
                 for r in self.conn.execute(
