@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
+from pokeview.battle.spec import GameSpec  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
@@ -67,13 +68,15 @@ async def main() -> None:
                 rival = make_player(args.vs)
                 p1, p2 = (me, rival) if g % 2 == 0 else (rival, me)
                 await play_game(
-                    "gen9randombattle",
-                    seeds.game_seed(args.seed, g // 2),
-                    p1,  # type: ignore[arg-type]
-                    p2,  # type: ignore[arg-type]
+                    GameSpec(
+                        format="gen9randombattle",
+                        seed=seeds.game_seed(args.seed, g // 2),
+                        p1=p1,  # type: ignore[arg-type]
+                        p2=p2,  # type: ignore[arg-type]
+                        turn_limit=args.turn_limit,
+                    ),
                     bridge=bridge,
                     store=store,
-                    turn_limit=args.turn_limit,
                 )
             host = bridge.searcher()
             print(f"{len(kept)} positions from {args.games} games against {args.vs}")

@@ -442,18 +442,51 @@ function evaluate(battle, me) {
   return sideValue(mine) - sideValue(mine.foe);
 }
 
-function playNode(det, myChoice, foeChoice, depth, nodeSeed) {
+// How much of a node's value the turns after the searched one carry (see lambdaReturn). On the
+// first 40 pairs of the depth sweep, where depth 1 won 78.8% of 80 games: depth 2 scored by its
+// last turn alone (1, one sampled roll) won 48.8%; 0.5 with sampled rolls 68.8%, with middle
+// rolls 72.5%; 0.3 with middle rolls 75.0%.
+const LAMBDA = 0.3;
+
+// The turns after the searched one are played with every draw at the middle of its range: no crit,
+// the middle damage roll, a move that hits more often than not hits, a secondary effect below 50%
+// never happens. One sampled roll of them made the luckiest-looking action win the matrix.
+const MEDIAN_RNG = {next: () => 0x80000000, getSeed: () => [0, 0, 0, 0]};
+
+function playout(det, myChoice, foeChoice, depth, nodeSeed) {
+  // The searched turn (the joint action, on the node's seed), then depth - 1 turns of the greedy
+  // policy for both sides: the evaluation after each turn (a game that ends keeps its result for
+  // the turns left). null: Showdown refused our action; undefined: it refused the foe's.
   const battle = build(det, nodeSeed);
   if (!battle.choose(det.me, myChoice)) return null;
   if (!battle.choose(det.foe, foeChoice)) return undefined;
   settle(battle);
+  const evals = [evaluate(battle, det.me)];
+  if (depth > 1) battle.prng.rng = MEDIAN_RNG;
   for (let d = 1; d < depth && !battle.ended; d++) {
     for (const side of battle.sides) {
       if (!battle.choose(side.id, policyMove(battle, side))) battle.choose(side.id, 'default');
     }
     settle(battle);
+    evals.push(evaluate(battle, det.me));
   }
-  return evaluate(battle, det.me);
+  while (evals.length < depth) evals.push(evals[evals.length - 1]);
+  return evals;
+}
+
+function lambdaReturn(evals, lambda = LAMBDA) {
+  // (1 - l) (e1 + l e2 + l^2 e3 + ...) + l^(d-1) ed, as TD(lambda) weighs n-step returns: the
+  // searched turn keeps weight 1 - l and each later turn a shrinking share, so depth refines
+  // depth 1's value instead of replacing it. Depth 1: e1 itself.
+  const last = evals.length - 1;
+  let value = 0;
+  for (let k = 0; k < last; k++) value += (1 - lambda) * Math.pow(lambda, k) * evals[k];
+  return value + Math.pow(lambda, last) * evals[last];
+}
+
+function playNode(det, myChoice, foeChoice, depth, nodeSeed) {
+  const evals = playout(det, myChoice, foeChoice, depth, nodeSeed);
+  return evals ? lambdaReturn(evals) : evals;
 }
 
 // -- the matrix game -------------------------------------------------------------------------------
@@ -817,7 +850,11 @@ function warmUp() {
   }
 }
 
-module.exports = {load, search, readView, warmUp, FORMAT};
+module.exports = {
+  load, search, readView, warmUp, FORMAT,
+  // For tests: one node of a query's determinization.
+  determinizations, build, foeChoices, ownRows, prngSeed, playout, playNode, LAMBDA,
+};
 
 if (require.main === module) {
   const modulesDir = process.argv[2];

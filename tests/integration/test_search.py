@@ -4,9 +4,12 @@ sees only its own side, and a format it cannot search is one line."""
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 
 import pytest
 
+from pokeview import paths
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import play_game, side_payload
@@ -14,6 +17,7 @@ from pokeview.battle.spec import GameSpec
 from pokeview.errors import BridgeDied, PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
+from pokeview.sim import install
 from pokeview.sim.search_client import SearchHost
 from tests.helpers import FORMAT, game, one_clear_line, pokeview
 
@@ -28,9 +32,10 @@ async def test_search_beats_random_and_records_what_it_considered(bridge, store)
     assert store.game(result.game_id).p1_config["budget"] == "40 nodes"
 
 
-async def test_same_seed_and_node_budget_give_the_same_game(bridge, store):
-    a = await game(bridge, store, "search:nodes=12", "random", "search-same", turn_limit=8)
-    b = await game(bridge, store, "search:nodes=12", "random", "search-same", turn_limit=8)
+@pytest.mark.parametrize("spec", ["search:nodes=12", "search:nodes=12,depth=2"])
+async def test_same_seed_and_node_budget_give_the_same_game(bridge, store, spec):
+    a = await game(bridge, store, spec, "random", "search-same", turn_limit=8)
+    b = await game(bridge, store, spec, "random", "search-same", turn_limit=8)
     ga, gb = store.game(a.game_id), store.game(b.game_id)
     assert ga.input_log == gb.input_log and ga.spectator_log == gb.spectator_log
     considered = [
@@ -203,3 +208,57 @@ def test_a_run_with_a_format_it_cannot_search_is_one_line_and_plays_nothing(tmp_
             str(db),
         )
     )
+
+
+# Every joint action of the first determinization of a query, played at depth 1 and at depth 2
+# (the evaluation after each turn, and the node's value).
+NODES = """
+const search = require(process.argv[1]);
+search.load(process.argv[2]);
+const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));
+const det = search.determinizations(input, search.readView(input.lines), 1).next().value;
+const seed = search.prngSeed(input.seed, det.index, 'node');
+const cols = search.foeChoices(det, search.build(det, seed));
+const nodes = [];
+for (const row of search.ownRows(input.request, input.actions)) {
+  for (const col of cols) {
+    const evals = search.playout(det, row, col, 2, seed);
+    if (!evals) continue;
+    nodes.push({
+      shallow: search.playNode(det, row, col, 1, seed),
+      evals,
+      value: search.playNode(det, row, col, 2, seed),
+    });
+  }
+}
+process.stdout.write(JSON.stringify({lambda: search.LAMBDA, nodes}));
+"""
+
+
+async def test_a_depth_2_node_keeps_the_searched_turns_evaluation(bridge):
+    # Scoring a deeper node by its last turn alone (one roll of a greedy turn) made depth 2 play
+    # worse than depth 1; its value now blends the evaluation after each turn.
+    request, updates = await first_request(bridge, LEAD + "\n" + BENCHES[0])
+    query = make_player("search:nodes=40,depth=2").query(first_context(request, updates, bridge))
+    run = subprocess.run(
+        [
+            install.node_executable(),
+            "-e",
+            NODES,
+            str(paths.search_script()),
+            str(paths.showdown_dir()),
+        ],
+        input=json.dumps(query),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    weight, nodes = out["lambda"], out["nodes"]
+    assert 0 < weight < 1 and len(nodes) > 20
+    for node in nodes:
+        first, second = node["evals"]
+        assert node["shallow"] == first  # the same searched turn at either depth
+        assert node["value"] == pytest.approx((1 - weight) * first + weight * second)
+    assert any(n["value"] != pytest.approx(n["evals"][1]) for n in nodes)
