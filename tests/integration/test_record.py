@@ -95,3 +95,30 @@ def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_pa
         ]
     finally:
         subprocess.run(["umount", str(mount)])
+
+
+def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp_path):
+    """A running game's events and decisions go in with the commit (one insert per table);
+    the Store that wrote them reads them before that, another connection after it; a game
+    this Store started is packed from the rows it kept, equal to packing them read back."""
+    from pokeview.store import events as ev
+
+    db = tmp_path / "r.db"
+    store = open_store(db)
+    game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
+    store.append_events(game_id, [(None, ev.EventKind.LOG, ["|turn|1"])], 1.0)
+    store.add_decision(game_id, side="p1", idx=0, turn=1, action=0, choice="move 1")
+    with sqlite3.connect(db) as other:  # nothing committed yet
+        assert other.execute("select count(*) from events").fetchone() == (0,)
+    assert [e.data for e in store.events(game_id)] == [["|turn|1"]]
+    store.update_decision(game_id, "p1", 0, action=1, choice="move 2")
+    assert [(d.action, d.choice) for d in store.decisions(game_id)] == [(1, "move 2")]
+    store.append_events(game_id, [("p1", ev.EventKind.ERROR, ev.Error("x"))], 2.0)
+    store.commit()
+    with sqlite3.connect(db) as other:
+        assert other.execute("select count(*) from events").fetchone() == (2,)
+    rows = [tuple(r) for r in store.conn.execute("select id, side, kind, data, at from events")]
+    assert store._written[game_id] == rows  # the kept copy is what was written, ids and all
+    store.finish_game(game_id, status="finished", winner="p1", turns=1)
+    assert [(e.id, e.kind) for e in store.events(game_id)] == [(r[0], r[2]) for r in rows]
+    store.close()
