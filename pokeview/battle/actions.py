@@ -46,10 +46,8 @@ def _switches(side: dict[str, Any]) -> list[Action]:
                 f"switch {species}",
                 f"switch {slot}",
                 "switch",
-                None,
-                None,
-                slot,
-                name_of(mon["ident"]),
+                slot=slot,
+                name=name_of(mon["ident"]),
             )
         )
     return actions

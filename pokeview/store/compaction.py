@@ -98,16 +98,18 @@ class Compaction:
         """Insert the events and decisions waiting for the commit, one statement per table.
         Every reader and writer of them on this connection calls it first, so it sees what was
         appended; other connections see it with the commit, as before."""
+        # A failed insert (the file locked past the busy timeout, say) keeps what waits, to be
+        # written by the next flush, and raises.
         if self._unwritten_decisions:
-            decisions, self._unwritten_decisions = self._unwritten_decisions, []
-            self.conn.executemany(INSERT_DECISION, decisions)
+            self.conn.executemany(INSERT_DECISION, self._unwritten_decisions)
+            self._unwritten_decisions = []
         rows = self._unwritten
         if not rows:
             return
-        self._unwritten = []
         self.conn.executemany(
             "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", rows
         )
+        self._unwritten = []
         # One statement inside one write transaction: the rows took the ids following the
         # table's largest, one after another (the write lock keeps other processes out).
         first = self.conn.execute("select last_insert_rowid()").fetchone()[0] - len(rows) + 1

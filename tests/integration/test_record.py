@@ -122,3 +122,25 @@ def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp
     store.finish_game(game_id, status="finished", winner="p1", turns=1)
     assert [(e.id, e.kind) for e in store.events(game_id)] == [(r[0], r[2]) for r in rows]
     store.close()
+
+
+def test_rows_a_locked_file_refused_are_written_by_the_next_commit(tmp_path):
+    from pokeview.store import events as ev
+
+    db = tmp_path / "l.db"
+    store = open_store(db)
+    game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
+    store.append_events(game_id, [(None, ev.EventKind.LOG, ["|turn|1"])], 1.0)
+    store.add_decision(game_id, side="p1", idx=0, turn=1, action=0, choice="move 1")
+    store.conn.execute("PRAGMA busy_timeout=50")
+    other = sqlite3.connect(db, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another process holds the write lock
+    with pytest.raises(sqlite3.OperationalError):
+        store.commit()
+    other.execute("ROLLBACK")
+    store.conn.rollback()
+    store.commit()
+    assert other.execute("select count(*) from events").fetchone() == (1,)
+    assert other.execute("select count(*) from decisions").fetchone() == (1,)
+    other.close()
+    store.close()
