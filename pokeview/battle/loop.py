@@ -15,6 +15,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+
 from pokeview.battle import seeds
 from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.spec import SIDES, GameSpec
@@ -25,6 +27,7 @@ from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
 from pokeview.store import events as ev
+from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
 from pokeview.store.store import Store
 
@@ -86,6 +89,7 @@ class _Game:
         self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
         self.decoded = dict.fromkeys(SIDES, 0)  # how many of each side's have their snapshot
+        self.rebuilder = Rebuilder()  # ...rebuilt whole from the bridge's differences
         self.next_index = dict.fromkeys(SIDES, 0)
         self.pending: dict[str, _Pending] = {}
         self.tasks: set[asyncio.Task[None]] = set()
@@ -360,7 +364,13 @@ class _Game:
         updates = self.updates[side]
         if self.players[side].kind != "bot":
             for n in range(self.decoded[side], len(updates)):
-                updates[n] = ev.with_state(updates[n])
+                u = updates[n]
+                request, state = self.rebuilder.values(
+                    side, u.request, u.state, u.request_delta, u.state_delta
+                )
+                updates[n] = msgspec.structs.replace(
+                    u, request=request, state=state, request_delta=None, state_delta=None
+                )
             self.decoded[side] = len(updates)
         return updates
 
@@ -430,7 +440,13 @@ class _Game:
 
 def side_payload(update: SideUpdate) -> ev.Side:
     return ev.side_from_bridge(
-        update.lines, update.text, update.request_json, update.error, update.state
+        update.lines,
+        update.text,
+        update.request_json,
+        update.error,
+        update.state,
+        update.request_delta,
+        update.state_delta,
     )
 
 

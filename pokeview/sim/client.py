@@ -45,6 +45,10 @@ class SideUpdate(msgspec.Struct, dict=True):
     request_json: msgspec.Raw = msgspec.field(default=_NULL, name="request")
     error: str | None = None
     state: msgspec.Raw = _NULL
+    # Record format 4: the request and state as differences from the side's last ones (the
+    # state is then not sent whole; the request is, for the player). See store/differences.py.
+    request_delta: msgspec.Raw = _NULL
+    state_delta: msgspec.Raw = _NULL
 
     @functools.cached_property
     def request(self) -> dict[str, Any] | None:

@@ -13,6 +13,7 @@ from typing import Any
 from pokeview.errors import PokeviewError
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
+from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.rows import DecisionRow, How, loads
 
 ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
@@ -89,6 +90,7 @@ class Compaction:
     _unwritten: list[tuple[int, str | None, str, str, float]]
     _unwritten_decisions: list[tuple[Any, ...]]
     _written: dict[int, list[tuple[int, str | None, str, str, float]]]
+    _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._whole_rows
 
     def _writable(self) -> None:
         if self.read_only:
@@ -169,6 +171,7 @@ class Compaction:
             (game_id, bodies.FORMAT, len(events), len(decisions), len(blob), blob),
         )
         _crash_point("compaction")
+        self._forget_rebuilders(game_id)
         conn.execute("delete from events where game_id = ?", (game_id,))
         conn.execute("delete from decisions where game_id = ?", (game_id,))
         conn.execute(
@@ -178,9 +181,10 @@ class Compaction:
     def _expand(self, game_id: int) -> None:
         """Turn a compacted game back into rows (it is being changed). Inside a transaction."""
         self._written.pop(game_id, None)  # its rows are changed from here on: read them back
+        self._forget_rebuilders(game_id)
         if not self._is_compacted(game_id):
             return
-        body = self._body(game_id)
+        body = self._stored_body(game_id)
         self.conn.executemany(
             "insert into events (id, game_id, side, kind, data, at) values (?, ?, ?, ?, ?, ?)",
             [(i, game_id, s, k, d, a) for i, s, k, d, a in body.events],
@@ -197,26 +201,43 @@ class Compaction:
         self.conn.execute("delete from bodies where game_id = ?", (game_id,))
         self._bodies.pop(game_id, None)
 
+    def _forget_rebuilders(self, game_id: int) -> None:
+        for key in [k for k in self._rebuilders if k[0] == game_id]:
+            del self._rebuilders[key]
+
     def _body(self, game_id: int) -> bodies.Body:
+        """A compacted game's body for reading: its side events whole (see differences.py)."""
         cached = self._bodies.get(game_id)
         if cached is not None:
             self._bodies.move_to_end(game_id)
             return cached
+        body = self._stored_body(game_id)
+        rebuilder = Rebuilder()
+        try:
+            body.events = [
+                (i, side, kind, rebuilder.whole(side, data) if kind == "side" else data, at)
+                for i, side, kind, data, at in body.events
+            ]
+        except BadDifferences as exc:
+            raise DamagedGame(f"game {game_id} has an unreadable side event: {exc}") from None
+        self._bodies[game_id] = body
+        if len(self._bodies) > BODY_CACHE:
+            self._bodies.popitem(last=False)
+        return body
+
+    def _stored_body(self, game_id: int) -> bodies.Body:
+        """A compacted game's body as stored (side events as differences, where they were)."""
         row = self.conn.execute(
             "select format, blob from bodies where game_id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise DamagedGame(f"game {game_id} is marked compacted but its body is missing")
         try:
-            body = bodies.unpack(row[1], row[0])
+            return bodies.unpack(row[1], row[0])
         except bodies.BadBody as exc:
             raise DamagedGame(
                 f"game {game_id} cannot be read: its stored body is damaged ({exc})"
             ) from None
-        self._bodies[game_id] = body
-        if len(self._bodies) > BODY_CACHE:
-            self._bodies.popitem(last=False)
-        return body
 
     def _ensure_stats(self, game_ids: Sequence[int]) -> None:
         """Decision stats of games kept as rows (a running game, say) are computed on the fly."""

@@ -45,6 +45,11 @@ class Side(Payload):
     error: str | None = None  # Showdown's refusal of the side's last choice
     state: dict[str, Any] | None = None  # what the side knew, taken at each request
     frame: bool = False  # an imported replay: a point to stop at with no decision behind it
+    # Format 4: the request and snapshot as differences from the side's previous ones, in place
+    # of them (`differences.py`). Only the record holds these: the Store rebuilds the event
+    # whole for its readers, and a running game's player gets it whole from the loop.
+    request_delta: list[Any] | None = None
+    state_delta: list[Any] | None = None
 
 
 _NULL = msgspec.Raw(b"null")
@@ -56,23 +61,15 @@ def side_from_bridge(
     request: msgspec.Raw,
     error: str | None,
     state: msgspec.Raw,
+    request_delta: msgspec.Raw = _NULL,
+    state_delta: msgspec.Raw = _NULL,
 ) -> Side:
-    """A side event as the bridge sent it, its request and snapshot still the bridge's JSON:
-    written to the record as they are, and decoded only for a reader (`with_state`)."""
-    raw_request: Any = None if request == _NULL else request
-    raw_state: Any = None if state == _NULL else state
-    return Side(lines, text, raw_request, error, raw_state)
-
-
-def with_state(side: Side) -> Side:
-    """The event with its request and snapshot decoded (itself when they already are)."""
-    raw: dict[str, Any] = {"request": side.request, "state": side.state}
-    changes = {
-        name: msgspec.json.decode(value)
-        for name, value in raw.items()
-        if isinstance(value, msgspec.Raw)
-    }
-    return msgspec.structs.replace(side, **changes) if changes else side
+    """A side event as the bridge sent it, its parts still the bridge's JSON: written to the
+    record as they are. A request sent as differences is recorded as those alone (the bridge
+    sends it whole as well, for the player)."""
+    raws: Any = [None if raw == _NULL else raw for raw in (request_delta, state_delta, state)]
+    recorded_request: Any = None if raws[0] is not None or request == _NULL else request
+    return Side(lines, text, recorded_request, error, raws[2], False, raws[0], raws[1])
 
 
 class Choice(Payload):

@@ -163,6 +163,7 @@ class GameQueries(Journal):
         self._writable()
         self._bodies.pop(game_id, None)
         self._written.pop(game_id, None)
+        self._forget_rebuilders(game_id)
         self._flush()  # what waits for the commit goes, with the rest of the game
         with self.conn:
             for table, column in (

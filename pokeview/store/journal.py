@@ -13,12 +13,15 @@ from pokeview.store.compaction import (
     DECISION_FIELDS,
     JSON_DECISION,
     Compaction,
+    DamagedGame,
     decision_row,
     payload,
 )
+from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.rows import DecisionRow, EventRow, dumps, now
 
 COMMIT_DELAY = 0.05
+REBUILDERS = 16  # running games whose side events a Store follows at once (spectating)
 
 
 class Journal(Compaction):
@@ -132,7 +135,41 @@ class Journal(Compaction):
         if side:
             sql += " and side = ?"
             params.append(side)
-        return iter(tuple(r) for r in self.conn.execute(sql + " order by id", params))
+        rows = self.conn.execute(sql + " order by id", params)
+        if kinds and str(ev.EventKind.SIDE) not in kinds:
+            return iter(tuple(r) for r in rows)
+        return self._whole_rows(game_id, after, side, rows.fetchall())
+
+    def _whole_rows(
+        self, game_id: int, after: int, side: str | None, rows: list[Any]
+    ) -> Iterator[tuple[Any, ...]]:
+        """The rows with their side events whole (format 4 stores most as differences from the
+        side's previous ones). What came before `after` is followed first; a rebuilder is kept
+        per game (and side filter), so a spectator asking for what is new follows only that."""
+        key = (game_id, side)
+        rebuilder, followed = self._rebuilders.pop(key, (None, 0))
+        if rebuilder is None or followed > after:
+            rebuilder, followed = Rebuilder(), 0
+        sql = "select id, side, data from events where game_id = ? and kind = 'side'"
+        sql += " and id > ? and id <= ?" + (" and side = ?" if side else "") + " order by id"
+        try:
+            for event_id, event_side, data in self.conn.execute(
+                sql, (game_id, followed, after, *([side] if side else []))
+            ):
+                rebuilder.whole(event_side, data, keep_only=True)
+                followed = event_id
+            whole = []
+            for event_id, event_side, kind, data, at in rows:
+                if kind == "side":
+                    data = rebuilder.whole(event_side, data)
+                    followed = event_id
+                whole.append((event_id, event_side, kind, data, at))
+        except BadDifferences as exc:
+            raise DamagedGame(f"game {game_id} has an unreadable side event: {exc}") from None
+        self._rebuilders[key] = (rebuilder, followed)
+        if len(self._rebuilders) > REBUILDERS:
+            del self._rebuilders[next(iter(self._rebuilders))]
+        return iter(whole)
 
     def commit(self) -> None:
         self._commit_scheduled = None

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1 s)
     import sqlite_utils
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def create(db: sqlite_utils.Database) -> None:
@@ -162,4 +162,8 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
         db.execute("update games set status = 'interrupted' where status = 'paused'")
         # The ended games are compacted afterwards, one transaction each (Store.compact_all).
         db.table("meta").upsert({"key": "compaction_pending", "value": "1"}, pk="key")
+    # Version 4 stores a side event's request and snapshot as differences from the side's last
+    # ones (store/differences.py). Older events stay whole and are read as they are, so there
+    # is nothing to change; the number keeps an older pokeview, which cannot read differences,
+    # from opening the file.
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -46,6 +46,7 @@ class Store(GameQueries, Transfer, RunQueries):
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []
         self._unwritten_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, list[tuple[int, str | None, str, str, float]]] = {}
+        self._rebuilders: dict[tuple[int, str | None], Any] = {}
         try:
             conn = self._connect(path)
             self.conn = conn

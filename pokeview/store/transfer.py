@@ -8,6 +8,7 @@ from typing import Any
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, DamagedGame
+from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.journal import Journal
 
 
@@ -58,10 +59,13 @@ class Transfer(Journal):
         if unknown:
             raise TypeError(f"a game has no column {sorted(unknown)}")
         checked = []
+        rebuilder = Rebuilder()  # side events given as differences must rebuild (format 4)
         for n, (side, kind, data, at) in enumerate(items):
             try:
                 ev.decode(kind, data)
-            except ev.BadEvent as exc:
+                if kind == ev.EventKind.SIDE:
+                    rebuilder.whole(side, data, keep_only=True)
+            except (ev.BadEvent, BadDifferences) as exc:
                 raise DamagedGame(f"events[{n}]: {exc}") from None
             checked.append((side, kind, data, at))
         with self.conn:

@@ -5,6 +5,7 @@ const {need} = require('./packages');
 const {SIDES, isNoise} = require('./protocol');
 const {SideWords} = require('./words');
 const {snapshot} = require('./snapshot');
+const {differences} = require('./differences');
 
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
@@ -21,7 +22,7 @@ class Sink extends BattleStream {
 }
 
 class HostedBattle {
-  constructor(id, quiet, omniscient) {
+  constructor(id, quiet, omniscient, fromInputLog = false, whole = false) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
     this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
@@ -29,6 +30,30 @@ class HostedBattle {
     this.words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
     this.inputSent = 0;
     this.ended = false;
+    // Each side's last request and snapshot, which the next ones are sent as differences from.
+    // A battle started from an input log sends its first step whole and keeps nothing from it:
+    // a resumed game does not record that step (its history is in the record already).
+    // `whole` (for tests) sends every one whole, as before format 4.
+    this.sent = {p1: {}, p2: {}};
+    this.keepSent = !fromInputLog;
+    this.whole = whole;
+  }
+
+  sideUpdate(side, lines, text, request, error, state) {
+    const update = {lines, text, request, error: error || null, state: state || null};
+    const sent = this.sent[side];
+    if (this.whole) return update;
+    if (request) {
+      const parsed = JSON.parse(request);
+      if (sent.request) update.requestDelta = differences(sent.request, parsed);
+      if (this.keepSent) sent.request = parsed;
+    }
+    if (state && sent.state) {
+      update.stateDelta = differences(sent.state, state);
+      update.state = null;
+    }
+    if (state && this.keepSent) sent.state = state;
+    return update;
   }
 
   write(lines, noteRefusals = false) {
@@ -67,16 +92,12 @@ class HostedBattle {
         const lines = sideLines[side];
         const request = requests[side] || null;
         if (!lines.length && !request && !errors[side]) continue;
-        const text = this.words[side].render(lines);
+        const text = this.words[side].render(lines); // first: the snapshot reads what it learnt
         const asks = battle && battle.getSide(side).activeRequest;
-        step.sides[side] = {
-          lines,
-          text,
-          request,
-          error: errors[side] || null,
-          state: request && asks && !asks.wait ? snapshot(battle, side, this.words[side].battle) : null,
-        };
+        const state = request && asks && !asks.wait ? snapshot(battle, side, this.words[side].battle) : null;
+        step.sides[side] = this.sideUpdate(side, lines, text, request, errors[side], state);
       }
+      this.keepSent = true;
     } else {
       step.sides = {};
     }

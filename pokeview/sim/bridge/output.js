@@ -6,11 +6,14 @@ function out(msg) {
 }
 
 function outStep(step) {
-  // Like out(), but each request is already JSON text and is spliced in as it is.
+  // Like out(), but each request is already JSON text and is spliced in as it is. The
+  // differences from a side's last request and snapshot are left out when there were none.
   const sides = Object.entries(step.sides).map(([side, u]) =>
     `${JSON.stringify(side)}:{"lines":${JSON.stringify(u.lines)},"text":${JSON.stringify(u.text)},` +
     `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)},` +
-    `"state":${JSON.stringify(u.state || null)}}`);
+    `"state":${JSON.stringify(u.state || null)}` +
+    (u.requestDelta ? `,"request_delta":${JSON.stringify(u.requestDelta)}` : '') +
+    (u.stateDelta ? `,"state_delta":${JSON.stringify(u.stateDelta)}` : '') + '}');
   process.stdout.write(
     `{"battle":${JSON.stringify(step.battle)},"type":"step","sides":{${sides.join(',')}},` +
     `"spectator":${JSON.stringify(step.spectator)},"input":${JSON.stringify(step.input)},` +

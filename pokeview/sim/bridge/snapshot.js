@@ -26,12 +26,15 @@ function boostsOf(clientMon) {
   return out;
 }
 
+// A snapshot holds nothing the battles change later (arrays are copied): the next one is sent as
+// differences from it (differences.js).
+
 // A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
 function publicMon(dex, mon, side) {
   return {
     species: mon.speciesForme,
     active: side.active[0] === mon,
-    types: mon.types,
+    types: [...mon.types],
     level: mon.level,
     hp: mon.hp,
     maxhp: mon.maxhp,
@@ -60,7 +63,7 @@ function snapshot(battle, sideId, client) {
     const entry = {
       species: mon.details.split(',')[0],
       active: mon.isActive,
-      types: mon.getTypes(),
+      types: [...mon.getTypes()],
       level: mon.level,
       hp: mon.hp,
       maxhp: mon.maxhp,

@@ -1,0 +1,93 @@
+'use strict';
+// A side's request and snapshot as differences from the ones it was sent before (record format
+// 4, docs/record.md): consecutive ones differ in a few HP, PP and flags, so the record and the
+// pipe to Python carry those instead of ~7 KB a step. pokeview/store/differences.py applies them
+// and its tests hold the two to the same results.
+//
+// The differences are a list of operations, each on the value at a path (a list of object keys
+// and array indices; [] is the whole value):
+//   [path, value]             the value becomes `value`
+//   [path]                    the key at path is deleted
+//   [path, 'keys', keys]      the object gets these keys in this order (the values of the keys
+//                             it had are kept; new ones are set by later operations)
+//   [path, 'order', indices]  the array becomes its items at these indices, in this order
+//                             (null: a new item, set by a later operation)
+// Objects are compared key by key, arrays item by item, a team's members matched by name (a
+// request puts the active one first, a snapshot adds foes as they are seen). Key order is part
+// of the value, so applying the operations rebuilds it exactly: its JSON text is the one
+// JSON.stringify writes.
+
+function present(object) {
+  // The keys JSON.stringify writes: an undefined value is left out.
+  return Object.keys(object).filter((key) => object[key] !== undefined);
+}
+
+function keepsOrder(after, beforeKeys, afterKeys) {
+  // The keys both have are in the same order, and the new ones come last (where a dict puts them).
+  let n = 0;
+  for (const key of beforeKeys) {
+    if (after[key] !== undefined && afterKeys[n++] !== key) return false;
+  }
+  return true;
+}
+
+function memberName(item) {
+  if (!item || typeof item !== 'object') return undefined;
+  return typeof item.ident === 'string' ? item.ident : item.species;
+}
+
+function matched(before, after) {
+  // For two lists of team members: each new member's index in the old list (null when it is
+  // not there), or null when they are not team lists or nothing moved.
+  if (!before.length || !after.length || memberName(before[0]) === undefined) return null;
+  const at = new Map();
+  for (const [i, item] of before.entries()) {
+    const name = memberName(item);
+    if (typeof name !== 'string' || at.has(name)) return null;
+    at.set(name, i);
+  }
+  const order = after.map((item) => {
+    const i = at.get(memberName(item));
+    return i === undefined ? null : i;
+  });
+  if (order.length === before.length && order.every((i, n) => i === n)) return null;
+  return order;
+}
+
+function differences(before, after, path = [], ops = []) {
+  if (before === after) return ops;
+  if (before && after && typeof before === 'object' && typeof after === 'object') {
+    if (Array.isArray(before) && Array.isArray(after)) {
+      const order = matched(before, after);
+      if (order) {
+        ops.push([path, 'order', order]);
+        for (const [i, item] of after.entries()) {
+          if (order[i] === null) ops.push([[...path, i], item]);
+          else differences(before[order[i]], item, [...path, i], ops);
+        }
+        return ops;
+      }
+      if (before.length === after.length) {
+        for (const [i, item] of after.entries()) differences(before[i], item, [...path, i], ops);
+        return ops;
+      }
+    } else if (!Array.isArray(before) && !Array.isArray(after)) {
+      const beforeKeys = present(before);
+      const afterKeys = present(after);
+      if (keepsOrder(after, beforeKeys, afterKeys)) {
+        for (const key of beforeKeys) if (after[key] === undefined) ops.push([[...path, key]]);
+      } else {
+        ops.push([path, 'keys', afterKeys]);
+      }
+      for (const key of afterKeys) {
+        if (before[key] === undefined) ops.push([[...path, key], after[key]]);
+        else differences(before[key], after[key], [...path, key], ops);
+      }
+      return ops;
+    }
+  }
+  ops.push([path, after]);
+  return ops;
+}
+
+module.exports = {differences};

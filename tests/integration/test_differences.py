@@ -1,0 +1,134 @@
+"""Record format 4: a side's request and snapshot travel and are stored as differences from its
+previous ones, and every reader gets them whole, exactly as the bridge would have sent them."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+
+import msgspec
+import pytest
+
+from pokeview.battle import seeds
+from pokeview.battle.actions import legal_actions
+from pokeview.battle.loop import start_spec
+from pokeview.store.differences import Rebuilder
+from pokeview.store.events import EventKind
+from pokeview.store.store import DamagedGame
+from tests.helpers import game
+
+_JSON = msgspec.json
+
+
+def _exact(value) -> bytes:
+    return _JSON.encode(value)  # key order included: dicts encode in their own order
+
+
+@pytest.mark.parametrize("n", range(3))
+async def test_the_bridges_differences_rebuild_each_request_and_snapshot_exactly(bridge, n):
+    """The same battle twice in step: sent as differences, and sent whole."""
+    spec = start_spec("gen9randombattle", seeds.game_seed("differences", n))
+    sent = await bridge.open(spec)
+    whole = await bridge.open({**spec, "whole": True})
+    rebuilder = Rebuilder()
+    pick = random.Random(n)
+    compared = with_differences = 0
+    sent_bytes = whole_bytes = 0
+    try:
+        for _ in range(200):
+            a, b = await sent.next(), await whole.next()
+            assert a.sides.keys() == b.sides.keys()
+            for side, update in a.sides.items():
+                other = b.sides[side]
+                request, state = rebuilder.values(
+                    side,
+                    _raw(update.request_json),
+                    _raw(update.state),
+                    _raw(update.request_delta),
+                    _raw(update.state_delta),
+                )
+                assert _exact(request) == _exact(other.request)
+                assert _exact(state) == _exact(_JSON.decode(other.state))
+                assert update.request == other.request  # the player still gets it whole
+                compared += 1
+                if _raw(update.state_delta) is not None:
+                    with_differences += 1
+                    sent_bytes += len(update.state_delta) + len(update.request_delta)
+                    whole_bytes += len(other.state) + len(other.request_json)
+            if a.end:
+                break
+            for side, update in b.sides.items():
+                request = update.request
+                if request and not request.get("wait"):
+                    choice = pick.choice(legal_actions(request)).choice
+                    sent.choose(side, choice)
+                    whole.choose(side, choice)
+    finally:
+        sent.close()
+        whole.close()
+    assert compared > 40 and with_differences > compared / 3
+    assert sent_bytes * 5 < whole_bytes  # what the differences are for
+
+
+def _raw(value):
+    return None if value is None or bytes(value) == b"null" else value
+
+
+async def test_a_game_is_stored_as_differences_and_every_way_of_reading_it_agrees(store, bridge):
+    result = await game(bridge, store, "random", "random", "differences", turn_limit=25)
+    gid = result.game_id
+    from_body = store.events(gid)
+    with store.conn:
+        store._expand(gid)  # back into rows, as a running game's are
+    rows = [
+        r
+        for r in sqlite3.connect(store.path).execute(
+            "select data from events where game_id = ? and kind = 'side'", (gid,)
+        )
+    ]
+    with_differences = [data for (data,) in rows if '"state_delta"' in data]
+    assert len(with_differences) > len(rows) / 2  # stored as differences (before format 4: none)
+    assert all('"state"' not in data for data in with_differences)
+
+    def same(events):
+        return [(e.id, e.side, e.kind, _exact(e.data)) for e in events]
+
+    from_rows = store.events(gid)
+    assert same(from_rows) == same(from_body)
+    sides = [e for e in from_rows if e.kind == EventKind.SIDE]
+    assert all(e.data.request_delta is None and e.data.state_delta is None for e in sides)
+    assert sum(e.data.state is not None for e in sides) >= len(with_differences)
+    # A spectator's way: what is new since the last event seen, in several reads.
+    for cut in (sides[3].id, sides[10].id, sides[-5].id):
+        later = [e for e in from_rows if e.id > cut]
+        assert same(store.events(gid, after=cut)) == same(later)
+    p2 = [e for e in sides if e.side == "p2"]
+    assert same(store.events(gid, p2[6].id, kinds=(EventKind.SIDE,), side="p2")) == same(p2[7:])
+    reader = type(store)(store.path)  # another Store, following from nothing
+    assert same(reader.events(gid, after=sides[20].id)) == same(
+        [e for e in from_rows if e.id > sides[20].id]
+    )
+    reader.close()
+
+
+async def test_a_side_event_whose_differences_lost_their_start_is_one_line_and_only_that_game(
+    store, bridge
+):
+    damaged = (await game(bridge, store, "random", "random", "lost", turn_limit=8)).game_id
+    intact = (await game(bridge, store, "random", "random", "kept", turn_limit=8)).game_id
+    store.skip_verify = True
+    with store.conn:
+        store._expand(damaged)
+        first = store.conn.execute(
+            "select min(id) from events where game_id = ? and kind = 'side' and side = 'p1'",
+            (damaged,),
+        ).fetchone()[0]
+        store.conn.execute("delete from events where id = ?", (first,))
+    with pytest.raises(DamagedGame, match=f"^game {damaged} has an unreadable side event: "):
+        store.events(damaged)
+    store.compact_all()
+    reader = type(store)(store.path)
+    with pytest.raises(DamagedGame, match=f"^game {damaged} "):
+        reader.events(damaged)
+    assert any(e.kind == EventKind.SIDE for e in reader.events(intact))
+    reader.close()
