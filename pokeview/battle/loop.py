@@ -33,6 +33,7 @@ from pokeview.store.store import Store
 
 SEAT_NAMES = {"p1": "Player 1", "p2": "Player 2"}  # what the players (and models) are called
 MAX_REFUSALS = 20
+NULL_JSON = msgspec.Raw(b"null")
 
 
 @dataclass(slots=True)
@@ -203,7 +204,8 @@ class _Game:
             self.input += step.input
             events.append((None, EventKind.INPUT, ev.Input(step.input, bool(step.spectator))))
         for side, update in step.sides.items():
-            self.views[side].feed(update.lines, update.request)
+            raw = update.request_json
+            self.views[side].feed(update.lines, None if raw == NULL_JSON else raw)
             data = side_payload(update)
             if not replayed:
                 self.updates[side].append(data)

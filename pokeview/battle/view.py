@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+import msgspec
 from poke_env.battle.battle import Battle
 from poke_env.data import GenData
 
@@ -20,6 +21,7 @@ _IGNORED = {
     "debug",
     "player",
 }
+_REQUEST = msgspec.json.Decoder(dict[str, Any]).decode
 _quiet = logging.getLogger("pokeview.poke_env")
 _quiet.addHandler(logging.NullHandler())
 _quiet.setLevel(logging.ERROR)
@@ -47,9 +49,10 @@ class SideView:
         self.username = username
         self.tag = tag
         self.turn = 0
-        self.request: dict[str, Any] | None = None
         self._battle: Battle | None = None
-        self._waiting: list[tuple[list[str], dict[str, Any] | None]] = []
+        # Requests wait as the bridge's JSON: most games never parse them, and decoded ones kept
+        # for a whole game are thousands of objects the garbage collector walks again and again.
+        self._waiting: list[tuple[list[str], msgspec.Raw | None]] = []
 
     @property
     def battle(self) -> Battle:
@@ -67,15 +70,14 @@ class SideView:
             self._parse(lines, request)
         return self._battle
 
-    def feed(self, lines: list[str], request: dict[str, Any] | None) -> None:
+    def feed(self, lines: list[str], request: msgspec.Raw | None) -> None:
+        """A step's lines and request (JSON, or None), parsed when `battle` is next read."""
         for line in lines:
             if line.startswith("|turn|"):
                 self.turn = int(line[6:])
-        if request is not None:
-            self.request = request
-        self._waiting.append((lines, request))  # parsed when `battle` is next read
+        self._waiting.append((lines, request))
 
-    def _parse(self, lines: list[str], request: dict[str, Any] | None) -> None:
+    def _parse(self, lines: list[str], raw_request: msgspec.Raw | None) -> None:
         battle = self._battle
         assert battle is not None
         for line in lines:
@@ -88,5 +90,5 @@ class SideView:
                 battle.tied()
             else:
                 battle.parse_message(parts)
-        if request is not None:
-            battle.parse_request(request)
+        if raw_request is not None:
+            battle.parse_request(_REQUEST(raw_request))
