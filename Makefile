@@ -64,6 +64,7 @@ bench: setup
 	$(BIN)/python benchmarks/spectate.py
 	$(BIN)/python benchmarks/run.py
 	$(BIN)/python benchmarks/record.py
+	$(BIN)/python benchmarks/record_cpu.py
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
 	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 

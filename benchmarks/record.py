@@ -124,7 +124,10 @@ def main() -> int:
                 f"{BEFORE[name] / size:>5.0f}x {f'{target:,}' if target else '-':>8} {cpu:>13.3f}"
             )
         compacted, rows = paint_compacted_and_as_rows(Path(tmp))
-    print("'before': measured on schema 2 (issue 12). Python CPU per game before: 0.145 s.")
+    print(
+        "'before': measured on schema 2 (issue 12). Python CPU per game before: 0.145 s "
+        "(benchmarks/record_cpu.py compares with that code in the same run)."
+    )
     print(
         f"pokeview watch, first paint of a 300-turn game (headless, median of 5): "
         f"compacted {compacted:.3f} s, as rows {rows:.3f} s, ratio {compacted / rows:.2f}"

@@ -1,0 +1,127 @@
+"""The record's Python CPU per game against an earlier pokeview, in the same run (`make bench`).
+
+The earlier code (by default the last commit of record schema 2, what issue 12 calls "today's")
+is taken from git into a temporary directory; both play the same seeded random-vs-random games,
+40 at a time, 8 at once, on one bridge each, in separate processes taking turns, so that what
+else the machine is doing falls on both alike. Reported: each one's median CPU seconds per game
+and their ratio, with Python's default garbage collector and with the CLI's tuning (`tune_gc`).
+Figures, not assertions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA_2 = "217ea55"  # the last commit writing record schema 2 (issue 12's "today")
+
+
+def child(games: int, tune: bool) -> None:
+    """Play the games with the pokeview found on sys.path; print CPU seconds per game."""
+    import asyncio
+    import inspect
+    import time
+
+    from pokeview.battle import seeds
+    from pokeview.battle.loop import play_game
+    from pokeview.players import make_player
+    from pokeview.sim.client import Bridge
+    from pokeview.store import open_store
+
+    if tune:
+        from pokeview.cli import tune_gc
+
+        tune_gc()
+    takes_spec = "spec" in inspect.signature(play_game).parameters  # since the record's v3
+
+    async def one(n: int, bridge: Bridge, store) -> None:
+        seed = seeds.game_seed("record-bench", n // 2)
+        p1, p2 = make_player("random"), make_player("random")
+        if takes_spec:
+            from pokeview.battle.spec import GameSpec
+
+            spec = GameSpec(format="gen9randombattle", seed=seed, p1=p1, p2=p2)
+            await play_game(spec, bridge=bridge, store=store)
+        else:
+            await play_game("gen9randombattle", seed, p1, p2, bridge=bridge, store=store)
+
+    async def main(db: Path) -> float:
+        store = open_store(db)
+        async with Bridge() as bridge:
+            semaphore = asyncio.Semaphore(8)
+
+            async def limited(n: int) -> None:
+                async with semaphore:
+                    await one(n, bridge, store)
+
+            await limited(0)  # warm up (imports, JIT); not counted
+            cpu = time.process_time()
+            await asyncio.gather(*(limited(n) for n in range(1, games + 1)))
+            cpu = (time.process_time() - cpu) / games
+        store.close()
+        return cpu
+
+    with tempfile.TemporaryDirectory() as tmp:
+        print(asyncio.run(main(Path(tmp) / "cpu.db")))
+
+
+def checkout(rev: str, into: Path) -> Path:
+    archive = into / "code.tar"
+    with archive.open("wb") as out:
+        taken = subprocess.run(
+            ["git", "archive", rev, "pokeview"], cwd=ROOT, stdout=out, stderr=subprocess.PIPE
+        )
+    if taken.returncode != 0:  # a shallow clone, say
+        raise SystemExit(f"cannot take {rev} from git: {taken.stderr.decode().strip()}")
+    with tarfile.open(archive) as tar:
+        tar.extractall(into / "code", filter="data")
+    return into / "code"
+
+
+def measure(code: Path, games: int, tune: bool) -> float:
+    env = {**os.environ, "PYTHONPATH": str(code)}
+    args = [sys.executable, __file__, "--child", "--games", str(games)]
+    run = subprocess.run(
+        args + (["--tune-gc"] if tune else []), env=env, capture_output=True, text=True
+    )
+    if run.returncode != 0:
+        raise SystemExit(f"the {code} run failed: {run.stderr.strip().splitlines()[-1:]}")
+    return float(run.stdout.split()[-1])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--against", default=SCHEMA_2, help="the earlier commit (git revision)")
+    parser.add_argument("--rounds", type=int, default=5, help="runs of each, taking turns")
+    parser.add_argument("--games", type=int, default=40, help="games per run")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--tune-gc", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        child(args.games, args.tune_gc)
+        return 0
+    print(f"The record's Python CPU per random-vs-random game: this code against {args.against}")
+    print(f"({args.games} games a run, 8 at once, median of {args.rounds} runs taking turns)")
+    print(f"{'garbage collector':<20} {args.against:>10} {'now':>8} {'ratio':>6}")
+    with tempfile.TemporaryDirectory() as tmp:
+        earlier = checkout(args.against, Path(tmp))
+        for tune in (False, True):
+            times: dict[str, list[float]] = {"earlier": [], "now": []}
+            for _ in range(args.rounds):
+                times["earlier"].append(measure(earlier, args.games, tune))
+                times["now"].append(measure(ROOT, args.games, tune))
+            before, now = (statistics.median(times[k]) for k in ("earlier", "now"))
+            label = "the CLI's tuning" if tune else "Python's default"
+            print(f"{label:<20} {before:>10.4f} {now:>8.4f} {now / before:>6.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
