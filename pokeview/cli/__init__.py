@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from pokeview import __version__
-from pokeview.cli import exchange, games, ladder, players, runs, schema, setup
+from pokeview.cli import database, exchange, games, ladder, players, runs, schema, setup
 from pokeview.cli.common import DB_HELP, Commands, Stopped
 from pokeview.errors import PokeviewError
 
@@ -21,6 +21,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     setup.add_setup,
     games.add_battle,
     games.add_games,
+    database.add_db,
     runs.add_run,
     runs.add_runs,
     runs.add_ratings,

@@ -13,6 +13,7 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +34,24 @@ __all__ = [
     "GameRow",
     "RunRow",
     "Store",
+    "Summary",
     "open_store",
 ]
+
+
+@dataclass(slots=True)
+class Summary:
+    path: Path
+    schema: int
+    file_bytes: int
+    wal_bytes: int
+    statuses: dict[str, int]
+    compacted: int
+    body_bytes: int
+
+    @property
+    def games(self) -> int:
+        return sum(self.statuses.values())
 
 
 class Store(GameQueries, Transfer, RunQueries):
@@ -153,6 +170,34 @@ class Store(GameQueries, Transfer, RunQueries):
             # executescript steps the pragma to its end (execute frees one page per step).
             self.conn.executescript("PRAGMA incremental_vacuum;")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def summary(self) -> Summary:
+        """What the file holds, for `pokeview db`: games by status, how they are kept, sizes."""
+        self._flush()
+        statuses = dict(
+            self.conn.execute("select status, count(*) from games group by status").fetchall()
+        )
+        compacted, body_bytes = self.conn.execute(
+            "select count(*), coalesce(sum(bytes), 0) from bodies"
+        ).fetchone()
+        wal = self.path.with_name(self.path.name + "-wal")
+        return Summary(
+            path=self.path,
+            schema=self._schema_version() or schema.SCHEMA_VERSION,
+            file_bytes=self.path.stat().st_size,
+            wal_bytes=wal.stat().st_size if wal.exists() else 0,
+            statuses={str(k): int(v) for k, v in statuses.items()},
+            compacted=int(compacted),
+            body_bytes=int(body_bytes),
+        )
+
+    def check_game(self, game_id: int) -> None:
+        """Read all of a game's record as its readers do (its body decompressed, its events
+        decoded and rebuilt whole, its decisions); DamagedGame names what cannot be read."""
+        self.game(game_id)
+        self.events(game_id)
+        self.decisions(game_id)
+        self._bodies.pop(game_id, None)  # a check reads each game once: keep the cache for use
 
     def size_report(self) -> dict[str, int]:
         """Bytes each table takes (for `make bench`), after a WAL checkpoint."""

@@ -144,3 +144,30 @@ def test_rows_a_locked_file_refused_are_written_by_the_next_commit(tmp_path):
     assert other.execute("select count(*) from decisions").fetchone() == (1,)
     other.close()
     store.close()
+
+
+async def test_db_describes_the_file_and_its_check_names_each_game_that_cannot_be_read(
+    store, bridge
+):
+    from tests.helpers import game, pokeview
+
+    damaged = (await game(bridge, store, "random", "random", "db", turn_limit=6)).game_id
+    intact = (await game(bridge, store, "random", "random", "db", pair=1, turn_limit=6)).game_id
+    store.skip_verify = True
+    with store.conn:
+        store.conn.execute(
+            "update bodies set blob = ? where game_id = ?", (b"not zstd at all", damaged)
+        )
+    store.commit()
+    shown = pokeview("db", "--db", str(store.path))
+    assert shown.returncode == 0, shown.stderr
+    assert f"{store.path}: record schema 4, " in shown.stdout
+    assert "2 games: 2 finished" in shown.stdout and "2 compacted (" in shown.stdout
+    checked = pokeview("db", "--check", "--db", str(store.path))
+    assert checked.returncode == 1, checked.stderr
+    damaged_lines = [line for line in checked.stdout.splitlines() if line.startswith("game ")]
+    assert len(damaged_lines) == 1
+    assert damaged_lines[0].startswith(f"game {damaged} cannot be read: its stored body is damaged")
+    assert "1 of 2 games read whole; 1 damaged" in checked.stdout
+    assert "Traceback" not in checked.stderr
+    assert store.events(intact)  # the other game reads as before
