@@ -3,8 +3,11 @@ previous ones, and every reader gets them whole, exactly as the bridge would hav
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
+import subprocess
+from pathlib import Path
 
 import msgspec
 import pytest
@@ -12,12 +15,13 @@ import pytest
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import start_spec
-from pokeview.store.differences import Rebuilder
+from pokeview.store.differences import Rebuilder, apply
 from pokeview.store.events import EventKind
 from pokeview.store.store import DamagedGame
 from tests.helpers import game
 
 _JSON = msgspec.json
+DIFFERENCES_JS = Path(__file__).parents[2] / "pokeview" / "sim" / "bridge" / "differences.js"
 
 
 def _exact(value) -> bytes:
@@ -132,3 +136,40 @@ async def test_a_side_event_whose_differences_lost_their_start_is_one_line_and_o
         reader.events(damaged)
     assert any(e.kind == EventKind.SIDE for e in reader.events(intact))
     reader.close()
+
+
+# Values whose keys or items JSON treats unusually; `undefined` (left out by JSON.stringify) can
+# only be written in JavaScript, so the pairs are built there.
+_EDGE_PAIRS = """[
+  [{a: 1}, {a: 1, __proto__x: 2}],
+  [{a: 1}, JSON.parse('{"a": 1, "__proto__": {"b": 2}}')],
+  [JSON.parse('{"__proto__": {}, "a": 1}'), {a: 1}],
+  [JSON.parse('{"__proto__": [1], "a": 1}'), JSON.parse('{"a": 2, "__proto__": [1, 2]}')],
+  [{constructor: 1, a: 1}, {a: 1}],
+  [{a: 1}, {a: 1, toString: {b: 1}}],
+  [{a: 1, b: undefined, c: 2}, {a: 1, b: 3, c: 2}],
+  [{a: 1, b: 3, c: 2}, {a: 1, b: undefined, c: 2}],
+  [{a: null}, {a: undefined}],
+  [[1, undefined], [1, 2]],
+  [{x: [null]}, {x: [undefined, {}]}],
+  [{n: 1e21, f: 0.1, z: 0}, {n: -1e-7, f: 0.30000000000000004, z: -0}],
+  [{t: [{species: 'A'}, {species: 'A'}]}, {t: [{species: 'A', hp: 1}, {species: 'A'}, {}]}],
+  [{t: [{species: 'A'}, {species: 'B'}]}, {t: [{species: 'B'}, null, {species: 'A', hp: 2}]}],
+  [{t: {a: 1}}, {t: [1]}],
+  [{t: 'x'}, {t: {a: [{ident: 'p1: A'}]}}]
+]"""
+
+
+def test_the_bridges_differences_rebuild_unusual_keys_and_values():
+    """A key named `__proto__` (or `constructor`, which every object inherits) is a key like
+    another: the differences set and delete it as JSON.stringify writes it."""
+    script = (
+        f"const {{differences}} = require({json.dumps(str(DIFFERENCES_JS))});"
+        f"const pairs = {_EDGE_PAIRS};"
+        "console.log(JSON.stringify(pairs.map(([a, b]) =>"
+        " [JSON.stringify(a), JSON.stringify(b), differences(a, b)])));"
+    )
+    run = subprocess.run(["node", "-e", script], capture_output=True, text=True, check=True)
+    for before, after, ops in json.loads(run.stdout):
+        rebuilt = apply(json.loads(before), ops)
+        assert json.dumps(rebuilt) == json.dumps(json.loads(after)), (before, after, ops)

@@ -17,6 +17,12 @@
 // of the value, so applying the operations rebuilds it exactly: its JSON text is the one
 // JSON.stringify writes.
 
+function own(object, key) {
+  // Only the object's own keys: JSON text may name one `__proto__` (or `constructor`), which
+  // every object would otherwise seem to have.
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
 function present(object) {
   // The keys JSON.stringify writes: an undefined value is left out.
   return Object.keys(object).filter((key) => object[key] !== undefined);
@@ -26,7 +32,7 @@ function keepsOrder(after, beforeKeys, afterKeys) {
   // The keys both have are in the same order, and the new ones come last (where a dict puts them).
   let n = 0;
   for (const key of beforeKeys) {
-    if (after[key] !== undefined && afterKeys[n++] !== key) return false;
+    if (own(after, key) !== undefined && afterKeys[n++] !== key) return false;
   }
   return true;
 }
@@ -75,12 +81,12 @@ function differences(before, after, path = [], ops = []) {
       const beforeKeys = present(before);
       const afterKeys = present(after);
       if (keepsOrder(after, beforeKeys, afterKeys)) {
-        for (const key of beforeKeys) if (after[key] === undefined) ops.push([[...path, key]]);
+        for (const key of beforeKeys) if (own(after, key) === undefined) ops.push([[...path, key]]);
       } else {
         ops.push([path, 'keys', afterKeys]);
       }
       for (const key of afterKeys) {
-        if (before[key] === undefined) ops.push([[...path, key], after[key]]);
+        if (own(before, key) === undefined) ops.push([[...path, key], after[key]]);
         else differences(before[key], after[key], [...path, key], ops);
       }
       return ops;
