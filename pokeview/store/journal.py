@@ -127,49 +127,60 @@ class Journal(Compaction):
         if self._is_compacted(game_id):
             return (e for e in self._body(game_id).events if e[0] > after)
         self._flush()
-        sql = "select id, side, kind, data, at from events where game_id = ? and id > ?"
-        params: list[Any] = [game_id, after]
-        if kinds:
-            sql += f" and kind in ({','.join('?' * len(kinds))})"
-            params += kinds
-        if side:
-            sql += " and side = ?"
-            params.append(side)
-        rows = self.conn.execute(sql + " order by id", params)
-        if kinds and str(ev.EventKind.SIDE) not in kinds:
-            return iter(tuple(r) for r in rows)
-        return self._whole_rows(game_id, after, side, rows.fetchall())
-
-    def _whole_rows(
-        self, game_id: int, after: int, side: str | None, rows: list[Any]
-    ) -> Iterator[tuple[Any, ...]]:
-        """The rows with their side events whole (format 4 stores most as differences from the
-        side's previous ones). What came before `after` is followed first; a rebuilder is kept
-        per game (and side filter), so a spectator asking for what is new follows only that."""
-        key = (game_id, side)
-        rebuilder, followed = self._rebuilders.pop(key, (None, 0))
-        if rebuilder is None or followed > after:
-            rebuilder, followed = Rebuilder(), 0
-        sql = "select id, side, data from events where game_id = ? and kind = 'side'"
-        sql += " and id > ? and id <= ?" + (" and side = ?" if side else "") + " order by id"
+        wants_sides = not kinds or str(ev.EventKind.SIDE) in kinds
         try:
-            for event_id, event_side, data in self.conn.execute(
-                sql, (game_id, followed, after, *([side] if side else []))
-            ):
-                rebuilder.whole(event_side, data, keep_only=True)
-                followed = event_id
+            # The bases first, then the rows: a game compacted by another process in between
+            # then reads as no new rows, not as differences with nothing to apply them to.
+            follower = self._follower(game_id, after, side) if wants_sides else None
+            sql = "select id, side, kind, data, at from events where game_id = ? and id > ?"
+            params: list[Any] = [game_id, after]
+            if kinds:
+                sql += f" and kind in ({','.join('?' * len(kinds))})"
+                params += kinds
+            if side:
+                sql += " and side = ?"
+                params.append(side)
+            rows = self.conn.execute(sql + " order by id", params)
+            if follower is None:
+                return iter(tuple(r) for r in rows)
+            rebuilder, followed = follower
             whole = []
             for event_id, event_side, kind, data, at in rows:
                 if kind == "side":
+                    followed = (event_id, data)  # as stored: how it is recognised next time
                     data = rebuilder.whole(event_side, data)
-                    followed = event_id
                 whole.append((event_id, event_side, kind, data, at))
         except BadDifferences as exc:
             raise DamagedGame(f"game {game_id} has an unreadable side event: {exc}") from None
-        self._rebuilders[key] = (rebuilder, followed)
+        self._rebuilders[game_id, side] = (rebuilder, followed)
         if len(self._rebuilders) > REBUILDERS:
             del self._rebuilders[next(iter(self._rebuilders))]
         return iter(whole)
+
+    def _follower(
+        self, game_id: int, after: int, side: str | None
+    ) -> tuple[Rebuilder, tuple[int, str]]:
+        """A rebuilder that has followed the game's side events up to `after` (format 4 stores
+        most as differences from the side's previous ones), and the last one it followed.
+
+        One is kept per game (and side filter), so a spectator asking for what is new follows
+        only that. It is used again only if the event it followed last is still there as it
+        was: a resumed game's later events are deleted, and their ids used again."""
+        rebuilder, followed = Rebuilder(), (0, "")
+        cached = self._rebuilders.pop((game_id, side), None)
+        if cached is not None and 0 < cached[1][0] <= after:
+            last_id, last_data = cached[1]
+            still = self.conn.execute("select data from events where id = ?", (last_id,))
+            if still.fetchone() == (last_data,):
+                rebuilder, followed = cached
+        sql = "select id, side, data from events where game_id = ? and kind = 'side'"
+        sql += " and id > ? and id <= ?" + (" and side = ?" if side else "") + " order by id"
+        for event_id, event_side, data in self.conn.execute(
+            sql, (game_id, followed[0], after, *([side] if side else []))
+        ):
+            rebuilder.whole(event_side, data, keep_only=True)
+            followed = (event_id, data)
+        return rebuilder, followed
 
     def commit(self) -> None:
         self._commit_scheduled = None

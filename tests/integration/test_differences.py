@@ -173,3 +173,32 @@ def test_the_bridges_differences_rebuild_unusual_keys_and_values():
     for before, after, ops in json.loads(run.stdout):
         rebuilt = apply(json.loads(before), ops)
         assert json.dumps(rebuilt) == json.dumps(json.loads(after)), (before, after, ops)
+
+
+async def test_a_reader_following_a_game_that_was_resumed_elsewhere_rebuilds_from_the_new_rows(
+    store, bridge
+):
+    """Resuming deletes a game's later events, and their ids are used again: another process's
+    reader must not apply the new differences to what it had followed of the old ones."""
+    from pokeview.store import events as ev
+
+    gid = (await game(bridge, store, "random", "random", "resumed", turn_limit=12)).game_id
+    store.skip_verify = True
+    with store.conn:
+        store._expand(gid)
+    reader = type(store)(store.path)  # another process's Store, say
+    followed = reader.events(gid)
+    last = followed[-1].id
+    first_p1 = next(e for e in followed if e.kind == EventKind.SIDE and e.side == "p1")
+    cut = followed[0].id
+    store.forget_after(gid, cut, set())  # as resuming from the first event would
+    restart = ev.Side(first_p1.data.lines, [], state={"turn": 1, "fresh": True})
+    filler = [(None, EventKind.LOG, [f"|filler|{n}"]) for n in range(last - cut - 1)]
+    later = ev.Side([], [], state_delta=[[["turn"], 2]])
+    store.append_events(gid, [("p1", EventKind.SIDE, restart), *filler], 1.0)
+    store.append_events(gid, [("p1", EventKind.SIDE, later)], 2.0)
+    store.commit()
+    new = reader.events(gid, after=last)
+    assert [e.kind for e in new] == [EventKind.SIDE]
+    assert new[0].data.state == {"turn": 2, "fresh": True}  # from the new rows, not the old
+    reader.close()
