@@ -14,8 +14,8 @@
 //                             (null: a new item, set by a later operation)
 // Objects are compared key by key, arrays item by item, a team's members matched by name (a
 // request puts the active one first, a snapshot adds foes as they are seen). Key order is part
-// of the value, so applying the operations rebuilds it exactly: its JSON text is the one
-// JSON.stringify writes.
+// of the value, so applying the operations rebuilds it exactly, the keys in the order
+// JSON.stringify writes them.
 
 function own(object, key) {
   // Only the object's own keys: JSON text may name one `__proto__` (or `constructor`), which
