@@ -1,9 +1,9 @@
 """The record's size and cost (`make bench`): bytes per game on disk and Python CPU per game.
 
 Plays seeded games into a fresh database per matchup, then reports the file's size per game after
-a WAL checkpoint (with the pages compaction freed given back), the same games' events and
-decisions as rows (what schema 2 kept on disk for them, measured from the bodies), and the
-Python CPU seconds per game. Figures, not assertions: nothing here passes or fails.
+a WAL checkpoint (with the pages compaction freed given back) beside what schema 2 took, the
+Python CPU seconds per game, and the replay viewer's first paint of a long game compacted and
+as rows. Figures, not assertions: nothing here passes or fails.
 """
 
 from __future__ import annotations
@@ -81,8 +81,8 @@ async def first_paint(db: Path, game_id: int) -> float:
 
 
 def paint_compacted_and_as_rows(tmp: Path) -> tuple[float, float]:
-    """The 300-turn game's first paint compacted, and the same game kept as rows (schema 2's
-    way), measured in the same run."""
+    """The 300-turn game's first paint compacted, and the same game kept as rows (as a running
+    game is), measured in the same run."""
     db = Path(tmp) / "paint.db"
     asyncio.run(play(db, [(SWITCHER, SWITCHER)], 1, 300))
     rows = Path(tmp) / "paint-rows.db"

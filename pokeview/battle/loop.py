@@ -25,7 +25,7 @@ from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
-from pokeview.sim.client import BattleChannel, Bridge, SideUpdate, Step
+from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, SideUpdate, Step
 from pokeview.store import events as ev
 from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
@@ -33,7 +33,6 @@ from pokeview.store.store import Store
 
 SEAT_NAMES = {"p1": "Player 1", "p2": "Player 2"}  # what the players (and models) are called
 MAX_REFUSALS = 20
-NULL_JSON = msgspec.Raw(b"null")
 
 
 @dataclass(slots=True)

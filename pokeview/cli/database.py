@@ -74,8 +74,10 @@ def check(store: Store) -> int:
 
 
 def _size(n: float) -> str:
-    for unit in ("bytes", "KB", "MB", "GB"):
-        if n < 1000 or unit == "GB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+    if n < 1000:
+        return f"{n:,.0f} bytes"
+    for unit in ("KB", "MB"):
         n /= 1000
-    return f"{n:,.1f} GB"
+        if n < 1000:
+            return f"{n:,.1f} {unit}"
+    return f"{n / 1000:,.1f} GB"

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
 
-_NULL = msgspec.Raw(b"null")
+NULL_JSON = msgspec.Raw(b"null")  # a part the bridge sent as null
 _REQUEST = msgspec.json.Decoder(dict[str, Any] | None)
 
 
@@ -42,13 +42,13 @@ class SideUpdate(msgspec.Struct, dict=True):
     # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
     # step's bytes), and each is decoded only for a reader: the request for the player who
     # answers it, the state for models and people (see `events.Side`).
-    request_json: msgspec.Raw = msgspec.field(default=_NULL, name="request")
+    request_json: msgspec.Raw = msgspec.field(default=NULL_JSON, name="request")
     error: str | None = None
-    state: msgspec.Raw = _NULL
+    state: msgspec.Raw = NULL_JSON
     # Record format 4: the request and state as differences from the side's last ones (the
     # state is then not sent whole; the request is, for the player). See store/differences.py.
-    request_delta: msgspec.Raw = _NULL
-    state_delta: msgspec.Raw = _NULL
+    request_delta: msgspec.Raw = NULL_JSON
+    state_delta: msgspec.Raw = NULL_JSON
 
     @functools.cached_property
     def request(self) -> dict[str, Any] | None:

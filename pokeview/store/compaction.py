@@ -90,7 +90,7 @@ class Compaction:
     _unwritten: list[tuple[int, str | None, str, str, float]]
     _unwritten_decisions: list[tuple[Any, ...]]
     _written: dict[int, list[tuple[int, str | None, str, str, float]]]
-    _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._whole_rows
+    _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
 
     def _writable(self) -> None:
         if self.read_only:
@@ -219,7 +219,7 @@ class Compaction:
                 for i, side, kind, data, at in body.events
             ]
         except BadDifferences as exc:
-            raise DamagedGame(f"game {game_id} has an unreadable side event: {exc}") from None
+            raise unreadable_side_event(game_id, exc) from None
         self._bodies[game_id] = body
         if len(self._bodies) > BODY_CACHE:
             self._bodies.popitem(last=False)
@@ -292,6 +292,10 @@ def payload(game_id: int, kind: str, data: str) -> Any:
         return ev.decode(kind, data)
     except ev.BadEvent as exc:
         raise DamagedGame(f"game {game_id} has an unreadable event: {exc}") from None
+
+
+def unreadable_side_event(game_id: int, exc: BadDifferences) -> DamagedGame:
+    return DamagedGame(f"game {game_id} has an unreadable side event: {exc}")
 
 
 def decision_row(data: dict[str, Any]) -> DecisionRow:

@@ -67,9 +67,21 @@ def side_from_bridge(
     """A side event as the bridge sent it, its parts still the bridge's JSON: written to the
     record as they are. A request sent as differences is recorded as those alone (the bridge
     sends it whole as well, for the player)."""
-    raws: Any = [None if raw == _NULL else raw for raw in (request_delta, state_delta, state)]
-    recorded_request: Any = None if raws[0] is not None or request == _NULL else request
-    return Side(lines, text, recorded_request, error, raws[2], False, raws[0], raws[1])
+
+    def given(raw: msgspec.Raw) -> Any:
+        return None if raw == _NULL else raw
+
+    request_ops = given(request_delta)
+    recorded_request = given(request) if request_ops is None else None
+    return Side(
+        lines,
+        text,
+        recorded_request,
+        error,
+        state=given(state),
+        request_delta=request_ops,
+        state_delta=given(state_delta),
+    )
 
 
 class Choice(Payload):

@@ -13,9 +13,9 @@ from pokeview.store.compaction import (
     DECISION_FIELDS,
     JSON_DECISION,
     Compaction,
-    DamagedGame,
     decision_row,
     payload,
+    unreadable_side_event,
 )
 from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.rows import DecisionRow, EventRow, dumps, now
@@ -151,7 +151,7 @@ class Journal(Compaction):
                     data = rebuilder.whole(event_side, data)
                 whole.append((event_id, event_side, kind, data, at))
         except BadDifferences as exc:
-            raise DamagedGame(f"game {game_id} has an unreadable side event: {exc}") from None
+            raise unreadable_side_event(game_id, exc) from None
         self._rebuilders[game_id, side] = (rebuilder, followed)
         if len(self._rebuilders) > REBUILDERS:
             del self._rebuilders[next(iter(self._rebuilders))]

@@ -197,7 +197,6 @@ class Store(GameQueries, Transfer, RunQueries):
         self.game(game_id)
         self.events(game_id)
         self.decisions(game_id)
-        self._bodies.pop(game_id, None)  # a check reads each game once: keep the cache for use
 
     def size_report(self) -> dict[str, int]:
         """Bytes each table takes (for `make bench`), after a WAL checkpoint."""
