@@ -23,7 +23,10 @@ Handler = Callable[[argparse.Namespace], int]
 DEFAULT_FORMAT = "gen9randombattle"
 PORTS = (1, 65535)
 
-DB_HELP = "the SQLite database (default: POKEVIEW_DB or the user data directory)"
+DB_HELP = (
+    "the SQLite database (default: POKEVIEW_DB or the user data directory); commands that only "
+    "read want it to exist"
+)
 PLAYERS_HELP = (
     "the players file naming model players "
     "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
@@ -102,15 +105,21 @@ async def with_bridge(work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
 # -- the database -------------------------------------------------------------------------------
 
 
-def open_store(args: argparse.Namespace) -> Store:
+def open_store(args: argparse.Namespace, *, existing: bool = False) -> Store:
+    """The database, created or migrated as needed. A command that only reads (`existing`)
+    refuses a `--db` path where there is no file, rather than leave an empty database behind a
+    mistyped name."""
     from pokeview.store import open_store
 
+    if existing and args.db and not Path(args.db).exists():
+        raise PokeviewError(f"there is no database at {args.db}")
     with MigrationProgress() as progress:
         return open_store(args.db, on_migrate=progress)
 
 
-def database_file(args: argparse.Namespace) -> Path:
-    store = open_store(args)  # opens (and creates or migrates) it, with a clear error if it cannot
+def database_file(args: argparse.Namespace, *, existing: bool = False) -> Path:
+    # Opens (and creates or migrates) it, with a clear error if it cannot.
+    store = open_store(args, existing=existing)
     path = store.path
     store.close()
     return path

@@ -26,7 +26,7 @@ def add_db(commands: Commands) -> None:
 
 
 def cmd_db(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    store = open_store(args, existing=True)
     try:
         print(describe(store.summary()))
         return check(store) if args.check else 0

@@ -140,7 +140,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
     if target is not None and not target.parent.is_dir():
         raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
-    store = open_store(args)
+    store = open_store(args, existing=True)
     text = export_as(store, args.game, args.format)
     if target is not None:
         write_whole(target, text)
@@ -162,7 +162,7 @@ def add_verify(commands: Commands) -> None:
 def cmd_verify(args: argparse.Namespace) -> int:
     from pokeview.battle.verify import verify_game
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     if args.all:
         ids = [g.id for g in store.games(limit=1_000_000, status="finished")]
     elif args.game:

@@ -147,7 +147,7 @@ def add_games(commands: Commands) -> None:
 def cmd_games(args: argparse.Namespace) -> int:
     from pokeview.text import safe
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     games = store.games(limit=args.limit, status=args.status)
     if args.json:
         import orjson
@@ -231,7 +231,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         with game_file_in_scratch(Path(game)) as (scratch, game_id):
             make_app(scratch, lambda: WatchScreen(scratch, game_id, args.side)).run()
         return 0
-    path = database_file(args)
+    path = database_file(args, existing=True)
     store = open_store(args)
     game_id = store.game(game).id  # an unknown id is one clear line, before any screen
     store.close()
@@ -319,7 +319,7 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     )
     from pokeview.text import strip_control
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     game = store.game(args.game)
     decisions = store.decisions(game.id, args.side)
     if args.decision is not None:

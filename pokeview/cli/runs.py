@@ -82,7 +82,7 @@ def add_runs(commands: Commands) -> None:
 def cmd_runs(args: argparse.Namespace) -> int:
     from pokeview.text import strip_control
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     if args.delete:
         from pokeview.tournament.runner import delete_run
 
@@ -118,7 +118,7 @@ def add_ratings(commands: Commands) -> None:
 def cmd_ratings(args: argparse.Namespace) -> int:
     from pokeview.ratings.summary import build_report
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     report = build_report(store, args.run)
     if args.json:
         import orjson
@@ -145,7 +145,7 @@ def add_report(commands: Commands) -> None:
 def cmd_report(args: argparse.Namespace) -> int:
     from pokeview.ratings.report import write_report
 
-    store = open_store(args)
+    store = open_store(args, existing=True)
     try:
         out = write_report(store, args.run, Path(args.output), players_file=args.players)
     finally:

@@ -128,6 +128,9 @@ def test_missing_node(tmp_path):
 
 
 def test_unknown_game_for_verify(tmp_path):
+    from pokeview.store import open_store
+
+    open_store(tmp_path / "x.db").close()
     line = one_clear_line(pokeview("verify", "42", "--db", str(tmp_path / "x.db")))
     assert "no game 42" in line
 

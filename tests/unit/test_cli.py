@@ -12,8 +12,10 @@ from pokeview.errors import PokeviewError
 
 def test_the_command_line_writes_nothing_into_the_environment(tmp_path, capsys, monkeypatch):
     from pokeview import cli
+    from pokeview.store import open_store
 
     monkeypatch.setattr(cli, "tune_gc", lambda: None)
+    open_store(tmp_path / "x.db").close()
     before = dict(os.environ)
     assert cli.main(["--db", str(tmp_path / "x.db"), "games", "--json"]) == 0
     assert capsys.readouterr().out == "[]\n"
