@@ -35,7 +35,11 @@ def name_of(ident: str) -> str:
 def _switches(side: dict[str, Any]) -> list[Action]:
     # After Revival Blessing the "switch" picks a fainted Pokémon to bring back.
     mons = side["pokemon"]
-    reviving = any(mon.get("reviving") for mon in mons if mon.get("active"))
+    reviving = False  # (a loop, not any(): this runs at most decisions of every game)
+    for mon in mons:
+        if mon.get("active") and mon.get("reviving"):
+            reviving = True
+            break
     actions = []
     for slot, mon in enumerate(mons, start=1):
         if mon.get("active") or mon["condition"].endswith(" fnt") != reviving:

@@ -21,6 +21,7 @@ from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.rows import DecisionRow, EventRow, dumps, now
 
 COMMIT_DELAY = 0.05
+_INSERTED = bodies.DECISION_COLUMNS[1:]  # a decision row's columns but its id
 REBUILDERS = 16  # running games whose side events a Store follows at once (spectating)
 
 
@@ -32,15 +33,15 @@ class Journal(Compaction):
     def add_decision(self, game_id: int, *, side: str, idx: int, **fields: Any) -> None:
         """Record a side's decision `idx`; written with the next commit, like events."""
         self._writable()
-        unknown = set(fields) - DECISION_FIELDS
-        if unknown:
-            raise TypeError(f"a decision has no column {sorted(unknown)}")
-        row = dict.fromkeys(bodies.DECISION_COLUMNS[1:])
-        row.update(game_id=game_id, side=side, idx=idx, created_at=now(), **fields)
+        if not fields.keys() <= DECISION_FIELDS:
+            raise TypeError(f"a decision has no column {sorted(fields.keys() - DECISION_FIELDS)}")
+        fields.update(game_id=game_id, side=side, idx=idx, created_at=now())
         for key in JSON_DECISION:
-            if row[key] is not None:
-                row[key] = dumps(row[key])
-        self._unwritten_decisions.append(tuple(row.values()))
+            value = fields.get(key)
+            if value is not None:
+                fields[key] = dumps(value)
+        # The row's values in INSERT_DECISION's order; a column not given is null.
+        self._unwritten_decisions.append(tuple(map(fields.get, _INSERTED)))
 
     def update_decision(self, game_id: int, side: str, idx: int, **fields: Any) -> None:
         """Change a decision already recorded (a choice made again after a refusal)."""
