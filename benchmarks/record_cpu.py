@@ -5,6 +5,11 @@ is taken from git into a temporary directory; both play the same seeded random-v
 40 at a time, 8 at once, on one bridge each, in separate processes taking turns, so that what
 else the machine is doing falls on both alike. Reported: each one's median CPU seconds per game
 and their ratio, with Python's default garbage collector and with the CLI's tuning (`tune_gc`).
+
+CPU seconds on a shared or throttled machine drift by a quarter from minute to minute, more than
+the differences being looked for. So where valgrind is installed, each code's instructions per
+game are counted as well (callgrind, Python's process only): runs of 2 and of 12 games, the
+difference divided by 10, so start-up and imports drop out. Counts repeat to about 1.5%.
 Figures, not assertions.
 """
 
@@ -12,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -23,7 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCHEMA_2 = "217ea55"  # the last commit writing record schema 2 (issue 12's "today")
 
 
-def child(games: int, tune: bool) -> None:
+def child(games: int, tune: bool, at_once: int = 8) -> None:
     """Play the games with the pokeview found on sys.path; print CPU seconds per game."""
     import asyncio
     import inspect
@@ -55,7 +62,7 @@ def child(games: int, tune: bool) -> None:
     async def main(db: Path) -> float:
         store = open_store(db)
         async with Bridge() as bridge:
-            semaphore = asyncio.Semaphore(8)
+            semaphore = asyncio.Semaphore(at_once)
 
             async def limited(n: int) -> None:
                 async with semaphore:
@@ -85,15 +92,32 @@ def checkout(rev: str, into: Path) -> Path:
     return into / "code"
 
 
-def measure(code: Path, games: int, tune: bool) -> float:
+def run_child(code: Path, games: int, tune: bool, at_once: int, under: tuple[str, ...] = ()):
     env = {**os.environ, "PYTHONPATH": str(code)}
-    args = [sys.executable, __file__, "--child", "--games", str(games)]
+    args = [sys.executable, __file__, "--child", "--games", str(games), "--at-once", str(at_once)]
     run = subprocess.run(
-        args + (["--tune-gc"] if tune else []), env=env, capture_output=True, text=True
+        [*under, *args, *(["--tune-gc"] if tune else [])], env=env, capture_output=True, text=True
     )
     if run.returncode != 0:
         raise SystemExit(f"the {code} run failed: {run.stderr.strip().splitlines()[-1:]}")
-    return float(run.stdout.split()[-1])
+    return run
+
+
+def measure(code: Path, games: int, tune: bool, at_once: int) -> float:
+    return float(run_child(code, games, tune, at_once).stdout.split()[-1])
+
+
+def instructions(code: Path, tune: bool, at_once: int) -> float:
+    """Instructions per game in Python's process: 12 games less 2, over 10."""
+    callgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+    counts = []
+    for games in (2, 12):
+        run = run_child(code, games, tune, at_once, under=callgrind)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+        if not found:
+            raise SystemExit(f"callgrind printed no count: {run.stderr.strip()[-200:]}")
+        counts.append(int(found.group(1)))
+    return (counts[1] - counts[0]) / 10
 
 
 def main() -> int:
@@ -101,25 +125,40 @@ def main() -> int:
     parser.add_argument("--against", default=SCHEMA_2, help="the earlier commit (git revision)")
     parser.add_argument("--rounds", type=int, default=5, help="runs of each, taking turns")
     parser.add_argument("--games", type=int, default=40, help="games per run")
+    parser.add_argument("--at-once", type=int, default=8, help="games played at once")
+    parser.add_argument(
+        "--no-instructions", action="store_true", help="skip the instruction counts (valgrind)"
+    )
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--tune-gc", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(args.games, args.tune_gc)
+        child(args.games, args.tune_gc, args.at_once)
         return 0
     print(f"The record's Python CPU per random-vs-random game: this code against {args.against}")
-    print(f"({args.games} games a run, 8 at once, median of {args.rounds} runs taking turns)")
+    how = f"{args.games} games a run, {args.at_once} at once"
+    print(f"({how}, median of {args.rounds} runs taking turns)")
     print(f"{'garbage collector':<20} {args.against:>10} {'now':>8} {'ratio':>6}")
     with tempfile.TemporaryDirectory() as tmp:
         earlier = checkout(args.against, Path(tmp))
         for tune in (False, True):
             times: dict[str, list[float]] = {"earlier": [], "now": []}
             for _ in range(args.rounds):
-                times["earlier"].append(measure(earlier, args.games, tune))
-                times["now"].append(measure(ROOT, args.games, tune))
+                times["earlier"].append(measure(earlier, args.games, tune, args.at_once))
+                times["now"].append(measure(ROOT, args.games, tune, args.at_once))
             before, now = (statistics.median(times[k]) for k in ("earlier", "now"))
             label = "the CLI's tuning" if tune else "Python's default"
             print(f"{label:<20} {before:>10.4f} {now:>8.4f} {now / before:>6.2f}")
+        if args.no_instructions:
+            return 0
+        if not shutil.which("valgrind"):
+            print("valgrind is not installed: no instruction counts")
+            return 0
+        print(f"\nInstructions per game (millions; callgrind, {args.at_once} at once)")
+        for tune in (False, True):
+            before, now = (instructions(code, tune, args.at_once) / 1e6 for code in (earlier, ROOT))
+            label = "the CLI's tuning" if tune else "Python's default"
+            print(f"{label:<20} {before:>10.1f} {now:>8.1f} {now / before:>6.2f}")
     return 0
 
 
