@@ -138,7 +138,7 @@ def main() -> int:
     print(f"The record's Python CPU per random-vs-random game: this code against {args.against}")
     how = f"{args.games} games a run, {args.at_once} at once"
     print(f"({how}, median of {args.rounds} runs taking turns)")
-    print(f"{'garbage collector':<20} {args.against:>10} {'now':>8} {'ratio':>6}")
+    print(f"{'garbage collector':<20} {args.against:>10} {'now':>8} {'ratio':>6}  each round's")
     with tempfile.TemporaryDirectory() as tmp:
         earlier = checkout(args.against, Path(tmp))
         for tune in (False, True):
@@ -148,7 +148,11 @@ def main() -> int:
                 times["now"].append(measure(ROOT, args.games, tune, args.at_once))
             before, now = (statistics.median(times[k]) for k in ("earlier", "now"))
             label = "the CLI's tuning" if tune else "Python's default"
-            print(f"{label:<20} {before:>10.4f} {now:>8.4f} {now / before:>6.2f}")
+            # Each round's own ratio too (its two runs minutes apart at most): their spread says
+            # how far one comparison can be trusted on this machine.
+            rounds = sorted(n / e for e, n in zip(times["earlier"], times["now"], strict=True))
+            spread = f"{rounds[0]:.2f} to {rounds[-1]:.2f}"
+            print(f"{label:<20} {before:>10.4f} {now:>8.4f} {now / before:>6.2f}  {spread}")
         if args.no_instructions:
             return 0
         if not shutil.which("valgrind"):
