@@ -202,3 +202,40 @@ async def test_a_reader_following_a_game_that_was_resumed_elsewhere_rebuilds_fro
     assert [e.kind for e in new] == [EventKind.SIDE]
     assert new[0].data.state == {"turn": 2, "fresh": True}  # from the new rows, not the old
     reader.close()
+
+
+@pytest.mark.parametrize("between", ["first and second", "second and third"])
+async def test_a_game_compacted_between_a_readers_reads_of_it_reads_as_nothing_new(
+    store, bridge, between
+):
+    """A reader of a running game reads its side events' bases and its new rows in two
+    statements. If the game ends in another process between them (its rows deleted, its body
+    written), the reader must see nothing new, not differences with nothing to apply them to."""
+    gid = (await game(bridge, store, "random", "random", "race", turn_limit=8)).game_id
+    store.skip_verify = True
+    with store.conn:  # back to rows, as while it ran
+        store._expand(gid)
+        store.conn.execute("update games set status = 'running' where id = ?", (gid,))
+    whole = store.events(gid)
+    middle = [e.id for e in whole if e.kind == EventKind.SIDE][4]
+    reader = type(store)(store.path)  # the spectator's process, say
+    reads: list[str] = []
+
+    def finish_in_the_other_process(sql: str) -> None:
+        # Runs as the reader's next statement on the events starts: the other connection ends
+        # the game (compacting it) right there, between two of the reader's reads.
+        if " from events " in sql:
+            reads.append(sql)
+            if len(reads) == {"first and second": 2, "second and third": 3}[between]:
+                store.finish_game(gid, status="finished", winner="p1", turns=8)
+
+    reader.conn.set_trace_callback(finish_in_the_other_process)
+    try:
+        news = reader.events(gid, after=middle)
+    finally:
+        reader.conn.set_trace_callback(None)
+    assert len(reads) >= 2  # the race was really run
+    expected = [e for e in whole if e.id > middle]
+    assert news in ([], expected)  # nothing new yet, or all of it whole: never damaged
+    assert reader.events(gid, after=middle) == expected  # and next time, from the body
+    reader.close()
