@@ -44,6 +44,11 @@ CASES = [
         for command in ("db", "games", "watch 1", "prompt 1 --turn 1", "export 1", "verify 1",
                         "runs", "ratings", "report r -o {tmp}/r.html")
     ],
+    # database paths no command can open: said before SQLite is asked, in one line
+    ("games --db {tmp}", "{tmp} is a folder; give --db a file name inside it"),
+    ("battle --p1 random --p2 random --db {tmp}", "{tmp} is a folder; give --db a file name"),
+    (f"games --db {{tmp}}/{'n' * 300}.db", f"cannot open the database at {{tmp}}/{'n' * 300}.db: "
+                                           "File name too long"),
 ]  # fmt: skip
 
 
