@@ -89,7 +89,7 @@ def add_ladder(commands: Commands) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    store = open_store(args, existing=args.ladder_command == "show")
     try:
         if args.ladder_command == "create":
             return _create(args, store)

@@ -42,7 +42,7 @@ CASES = [
     *[
         (f"{command} --db {{tmp}}/missing.db", "there is no database at {tmp}/missing.db")
         for command in ("db", "games", "watch 1", "prompt 1 --turn 1", "export 1", "verify 1",
-                        "runs", "ratings", "report r -o {tmp}/r.html")
+                        "runs", "ratings", "report r -o {tmp}/r.html", "ladder show x")
     ],
     # database paths no command can open: said before SQLite is asked, in one line
     ("games --db {tmp}", "{tmp} is a folder; give --db a file name inside it"),
