@@ -24,8 +24,8 @@ DEFAULT_FORMAT = "gen9randombattle"
 PORTS = (1, 65535)
 
 DB_HELP = (
-    "the SQLite database (default: POKEVIEW_DB or the user data directory); commands that only "
-    "read want it to exist"
+    "the SQLite database (default: POKEVIEW_DB or the user data directory); commands that look "
+    "up what is recorded in it want it to exist"
 )
 PLAYERS_HELP = (
     "the players file naming model players "
@@ -106,9 +106,9 @@ async def with_bridge(work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
 
 
 def open_store(args: argparse.Namespace, *, existing: bool = False) -> Store:
-    """The database, created or migrated as needed. A command that only reads (`existing`)
-    refuses a `--db` path where there is no file, rather than leave an empty database behind a
-    mistyped name."""
+    """The database, created or migrated as needed. A command that looks up what is recorded
+    (`existing`) refuses a `--db` path where there is no file, rather than leave an empty database
+    behind a mistyped name."""
     from pokeview.store import open_store
 
     if args.db:
