@@ -92,14 +92,17 @@ def checkout(rev: str, into: Path) -> Path:
     return into / "code"
 
 
-def run_child(code: Path, games: int, tune: bool, at_once: int, under: tuple[str, ...] = ()):
+def run_child(
+    code: Path, games: int, tune: bool, at_once: int, under: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(code)}
     args = [sys.executable, __file__, "--child", "--games", str(games), "--at-once", str(at_once)]
     run = subprocess.run(
         [*under, *args, *(["--tune-gc"] if tune else [])], env=env, capture_output=True, text=True
     )
     if run.returncode != 0:
-        raise SystemExit(f"the {code} run failed: {run.stderr.strip().splitlines()[-1:]}")
+        last = run.stderr.strip().splitlines()[-1:] or [f"exit status {run.returncode}"]
+        raise SystemExit(f"the {code} run failed: {last[0]}")
     return run
 
 
@@ -109,14 +112,18 @@ def measure(code: Path, games: int, tune: bool, at_once: int) -> float:
 
 def instructions(code: Path, tune: bool, at_once: int) -> float:
     """Instructions per game in Python's process: 12 games less 2, over 10."""
-    callgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
     counts = []
-    for games in (2, 12):
-        run = run_child(code, games, tune, at_once, under=callgrind)
-        found = re.search(r"Collected : (\d+)", run.stderr)
-        if not found:
-            raise SystemExit(f"callgrind printed no count: {run.stderr.strip()[-200:]}")
-        counts.append(int(found.group(1)))
+    with tempfile.TemporaryDirectory() as tmp:
+        for games in (2, 12):
+            # valgrind writes to its own file, so that a child's stderr ends with its own error
+            log = Path(tmp) / f"callgrind-{games}.log"
+            callgrind = ("valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null")
+            run_child(code, games, tune, at_once, under=(*callgrind, f"--log-file={log}"))
+            text = log.read_text() if log.exists() else ""
+            found = re.search(r"Collected : (\d+)", text)
+            if not found:
+                raise SystemExit(f"callgrind wrote no count: {text.strip()[-200:]}")
+            counts.append(int(found.group(1)))
     return (counts[1] - counts[0]) / 10
 
 

@@ -35,7 +35,7 @@ def name_of(ident: str) -> str:
 def _switches(side: dict[str, Any]) -> list[Action]:
     # After Revival Blessing the "switch" picks a fainted Pokémon to bring back.
     mons = side["pokemon"]
-    reviving = False  # (a loop, not any(): this runs at most decisions of every game)
+    reviving = False  # (a loop, not any() over a generator: this runs at nearly every decision)
     for mon in mons:
         if mon.get("active") and mon.get("reviving"):
             reviving = True

@@ -24,8 +24,8 @@ DEFAULT_FORMAT = "gen9randombattle"
 PORTS = (1, 65535)
 
 DB_HELP = (
-    "the SQLite database (default: POKEVIEW_DB or the user data directory); commands that only "
-    "read want it to exist"
+    "the SQLite database (default: POKEVIEW_DB or the user data directory); commands that look "
+    "up what is recorded in it want it to exist"
 )
 PLAYERS_HELP = (
     "the players file naming model players "
@@ -106,15 +106,31 @@ async def with_bridge(work: Callable[[Any], Coroutine[Any, Any, T]]) -> T:
 
 
 def open_store(args: argparse.Namespace, *, existing: bool = False) -> Store:
-    """The database, created or migrated as needed. A command that only reads (`existing`)
-    refuses a `--db` path where there is no file, rather than leave an empty database behind a
-    mistyped name."""
+    """The database, created or migrated as needed. A command that looks up what is recorded
+    (`existing`) refuses a `--db` path where there is no file, rather than leave an empty database
+    behind a mistyped name."""
     from pokeview.store import open_store
 
-    if existing and args.db and not Path(args.db).exists():
-        raise PokeviewError(f"there is no database at {args.db}")
+    if args.db:
+        check_db_path(args.db, existing=existing)
     with MigrationProgress() as progress:
         return open_store(args.db, on_migrate=progress)
+
+
+def check_db_path(db: str, *, existing: bool) -> None:
+    """One clear line for a `--db` path that cannot be a database, before SQLite is asked."""
+    import stat
+
+    try:
+        mode = os.stat(db).st_mode
+    except FileNotFoundError:  # a dangling symbolic link too
+        if existing:
+            raise PokeviewError(f"there is no database at {db}") from None
+        return  # a command that records creates it
+    except OSError as exc:  # a name too long, a folder that cannot be searched...
+        raise PokeviewError(f"cannot open the database at {db}: {exc.strerror}") from None
+    if stat.S_ISDIR(mode):
+        raise PokeviewError(f"{db} is a folder; give --db a file name inside it")
 
 
 def database_file(args: argparse.Namespace, *, existing: bool = False) -> Path:

@@ -264,7 +264,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokeview.players import make_player
     from pokeview.screens.play import PlayScreen
 
-    path = database_file(args)
+    path = database_file(args, existing=args.resume)  # a game to resume is in one that exists
     options: dict[str, Any] = {"players_file": args.players}
     if args.resume:
         store = open_store(args)

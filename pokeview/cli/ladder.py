@@ -89,7 +89,8 @@ def add_ladder(commands: Commands) -> None:
 
 
 def cmd_ladder(args: argparse.Namespace) -> int:
-    store = open_store(args)
+    # Only `create` starts a ladder; the others look one up, so its database must exist.
+    store = open_store(args, existing=args.ladder_command != "create")
     try:
         if args.ladder_command == "create":
             return _create(args, store)

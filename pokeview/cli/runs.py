@@ -165,7 +165,7 @@ def cmd_spectate(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
     from pokeview.screens.spectate import SpectateScreen
 
-    path = database_file(args)
+    path = database_file(args, existing=bool(args.run))  # a run named is in one that exists
     if args.run:
         store = open_store(args)
         store.run(args.run)  # an unknown run is one clear line, before any screen

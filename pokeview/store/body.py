@@ -17,10 +17,10 @@ import zstandard
 FORMAT = 1  # the body's own version, kept beside each blob
 # zstd's level. Measured on 40 random games stored as differences (body 237 KB before
 # compression): level 3 packs one in 0.7 ms to 30.3 KB, level 4 in 1.4 ms to 28.1 KB, level 5 in
-# 2.0 ms to 25.5 KB. Level 3 keeps a random game at about 37 KB on disk (issue 12: at most 40),
-# and level 5's extra time was a tenth of all the Python instructions of a game (callgrind).
-# Levels 1 and 2 are no faster here.
-LEVEL = 3
+# 2.0 ms to 25.5 KB, level 6 in 2.8 ms to 25.2 KB. Level 3 saved a tenth of a random game's Python
+# instructions, but put a file of 20 random games at 41 KB a game, over issue 12's 40 (level 5:
+# 36 KB); the time is well under 1% of a game's CPU with Node's. Size wins.
+LEVEL = 5
 
 
 class Body(msgspec.Struct, array_like=True):

@@ -105,11 +105,11 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
 
 def test_prompt_errors_are_one_clear_line(tmp_path):
     db = str(tmp_path / "x.db")
-    assert "no game 7" in one_clear_line(pokeview("prompt", "7", "--turn", "1", "--db", db))
     run = pokeview(
         "battle", "--p1", "random", "--p2", "random", "--seed", "p", "--turn-limit", "4", "--db", db
     )
     assert run.returncode == 0
+    assert "no game 7" in one_clear_line(pokeview("prompt", "7", "--turn", "1", "--db", db))
     line = one_clear_line(pokeview("prompt", "1", "--turn", "40", "--db", db))
     assert "no decision at turn 40" in line and "lasted 4 turns" in line
 

@@ -102,6 +102,9 @@ async def test_report_page_renders_in_a_browser_with_its_figures(bridge, store, 
 
 
 def test_report_of_an_unknown_run_is_one_clear_line(tmp_path):
+    from pokeview.store import open_store
+
+    open_store(tmp_path / "x.db").close()
     line = one_clear_line(
         pokeview(
             "report", "nothing", "-o", str(tmp_path / "x.html"), "--db", str(tmp_path / "x.db")

@@ -38,12 +38,19 @@ CASES = [
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),
     ("runs --delete nobody", "no run 'nobody'"),
-    # a command that only reads, given a database path with no file: nothing is created there
+    # a command that looks up what is recorded, given a database path with no file: nothing is
+    # created there
     *[
         (f"{command} --db {{tmp}}/missing.db", "there is no database at {tmp}/missing.db")
         for command in ("db", "games", "watch 1", "prompt 1 --turn 1", "export 1", "verify 1",
-                        "runs", "ratings", "report r -o {tmp}/r.html")
+                        "runs", "ratings", "report r -o {tmp}/r.html", "ladder show x",
+                        "ladder add x random", "ladder play x", "play --resume", "spectate r")
     ],
+    # database paths no command can open: said before SQLite is asked, in one line
+    ("games --db {tmp}", "{tmp} is a folder; give --db a file name inside it"),
+    ("battle --p1 random --p2 random --db {tmp}", "{tmp} is a folder; give --db a file name"),
+    (f"games --db {{tmp}}/{'n' * 300}.db", f"cannot open the database at {{tmp}}/{'n' * 300}.db: "
+                                           "File name too long"),
 ]  # fmt: skip
 
 

@@ -106,6 +106,41 @@ def test_only_the_store_runs_sql():
     assert offenders == []
 
 
+def test_a_decision_row_holds_what_was_given_and_null_for_the_rest(tmp_path):
+    """add_decision's row: JSON columns as JSON text (an empty list too), a None or a column not
+    given as SQL null (not the text 'null'), an unknown column refused before anything is kept."""
+    db = tmp_path / "d.db"
+    store = open_store(db)
+    game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
+    given = {"turn": 1, "actions": [], "refusals": None, "detail": {"k": 1}, "latency_ms": 2.5}
+    store.add_decision(game_id, side="p1", idx=0, **given)
+    with pytest.raises(TypeError, match=r"^a decision has no column \['colour', 'size'\]$"):
+        store.add_decision(game_id, side="p1", idx=1, turn=1, size=1, colour="red")
+    store.commit()
+    assert given["actions"] == [] and given["detail"] == {"k": 1}  # the caller's values untouched
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        rows = [dict(row) for row in conn.execute("select * from decisions")]
+    assert [{k: v for k, v in row.items() if k not in ("id", "created_at")} for row in rows] == [
+        {
+            "game_id": game_id,
+            "side": "p1",
+            "idx": 0,
+            "turn": 1,
+            "request": None,
+            "actions": "[]",
+            "action": None,
+            "choice": None,
+            "how": None,
+            "refusals": None,
+            "detail": '{"k":1}',
+            "latency_ms": 2.5,
+        }
+    ]
+    assert isinstance(rows[0]["created_at"], str) and rows[0]["created_at"]  # when it was made
+    store.close()
+
+
 def test_every_event_kind_has_one_shape():
     assert set(ev.PAYLOADS) == set(EventKind)
     with pytest.raises(ev.BadEvent):
