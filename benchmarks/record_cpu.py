@@ -165,7 +165,8 @@ def main() -> int:
         if not shutil.which("valgrind"):
             print("valgrind is not installed: no instruction counts")
             return 0
-        print(f"\nInstructions per game (millions; callgrind, {args.at_once} at once)")
+        how = f"callgrind; 12 games less 2, up to {args.at_once} at once"
+        print(f"\nInstructions per game (millions; {how})")
         for tune in (False, True):
             before, now = (instructions(code, tune, args.at_once) / 1e6 for code in (earlier, ROOT))
             label = "the CLI's tuning" if tune else "Python's default"

@@ -35,7 +35,8 @@ class Journal(Compaction):
         self._writable()
         if not fields.keys() <= DECISION_FIELDS:
             raise TypeError(f"a decision has no column {sorted(fields.keys() - DECISION_FIELDS)}")
-        fields.update(game_id=game_id, side=side, idx=idx, created_at=now())
+        fields.update(game_id=game_id, side=side, idx=idx)
+        fields.setdefault("created_at", now())  # given: a decision recorded earlier, elsewhere
         for key in JSON_DECISION:
             value = fields.get(key)
             if value is not None:

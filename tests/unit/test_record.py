@@ -141,6 +141,20 @@ def test_a_decision_row_holds_what_was_given_and_null_for_the_rest(tmp_path):
     store.close()
 
 
+def test_a_decision_keeps_the_time_it_is_given(tmp_path):
+    """A decision recorded earlier (elsewhere, say) keeps its own time; others get the current."""
+    store = open_store(tmp_path / "d.db")
+    game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
+    store.add_decision(
+        game_id, side="p1", idx=0, turn=1, created_at="2020-01-01T00:00:00.000+00:00"
+    )
+    store.add_decision(game_id, side="p2", idx=0, turn=1)
+    made = {d.side: d.created_at for d in store.decisions(game_id)}
+    assert made["p1"] == "2020-01-01T00:00:00.000+00:00"
+    assert made["p2"] and made["p2"] != made["p1"]  # when it was made, not the other's
+    store.close()
+
+
 def test_every_event_kind_has_one_shape():
     assert set(ev.PAYLOADS) == set(EventKind)
     with pytest.raises(ev.BadEvent):
