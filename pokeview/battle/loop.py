@@ -25,7 +25,7 @@ from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
-from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, SideUpdate, Step
+from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
 from pokeview.store import events as ev
 from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
@@ -100,6 +100,9 @@ class _Game:
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
+        # Set when the game ends (the battle's end) or fails (an exception from a step, a
+        # player or the bridge); the steps are taken as they are read (`take_step`).
+        self.over: asyncio.Future[dict[str, Any]] | None = None
 
     def start_spec(self) -> dict[str, Any]:
         if self.inputlog is not None:
@@ -155,13 +158,12 @@ class _Game:
     async def run(self) -> GameResult:
         if not self.resuming:
             self.game_id = self.store.create_game(**self.spec.record(self.bridge.showdown_version))
+        self.over = asyncio.get_running_loop().create_future()
         try:
-            self.channel = await self.bridge.open(self.start_spec())
-            while True:
-                step = await self.channel.next()
-                self.steps += 1
-                if self.apply(step):
-                    return self.finish(step.end or {})
+            self.channel = await self.bridge.open(
+                self.start_spec(), Receiver(self.take_step, self.end_with_error)
+            )
+            return self.finish(await self.over)
         except BattleRefused as exc:
             if self.steps == 0:  # Showdown would not start it: nothing to keep
                 self.store.delete_game(self.game_id)
@@ -192,6 +194,21 @@ class _Game:
 
     # -- steps -------------------------------------------------------------------------------
 
+    def take_step(self, step: Step) -> None:
+        """One step, as the bridge reads it; what it raises ends the game (see `run`)."""
+        if self.over is None or self.over.done():
+            return
+        self.steps += 1
+        try:
+            if self.apply(step) and not self.over.done():
+                self.over.set_result(step.end or {})
+        except Exception as exc:
+            self.end_with_error(exc)
+
+    def end_with_error(self, exc: Exception) -> None:
+        if self.over is not None and not self.over.done():
+            self.over.set_exception(exc)
+
     def apply(self, step: Step) -> bool:
         """Record one step and hand out its requests; True when the game is over."""
         events: list[tuple[str | None, EventKind, Any]] = []
@@ -217,8 +234,10 @@ class _Game:
         for side, update in step.sides.items():
             if update.error:
                 self.refused(side, update.error, update.request)
-            elif update.request and not update.request.get("wait"):
-                self.requested(side, update.request)
+                continue
+            request = update.request  # decoded here, once (a cached property)
+            if request and not request.get("wait"):
+                self.requested(side, request)
         return False
 
     def requested(self, side: str, request: dict[str, Any]) -> None:
@@ -266,7 +285,10 @@ class _Game:
 
     def context(self, side: str, refusal: str | None) -> DecisionContext:
         pending = self.pending[side]
-        refused_choices = {r["choice"] for r in pending.refusals}
+        refused: list[Action] = []
+        if pending.refusals:
+            refused_choices = {r["choice"] for r in pending.refusals}
+            refused = [a for a in pending.actions if a.choice in refused_choices]
         return DecisionContext(
             side=side,
             index=pending.index,
@@ -278,7 +300,7 @@ class _Game:
                 self.spec.seed, side, pending.index * 100 + len(pending.refusals)
             ),
             refusal=refusal,
-            refused=[a for a in pending.actions if a.choice in refused_choices],
+            refused=refused,
             updates=self.updates_for(side),
             emit=lambda kind, data: self.events(side, kind, data),
             game_id=self.game_id,
@@ -376,8 +398,7 @@ class _Game:
         return updates
 
     def _fail_from_task(self, exc: Exception) -> None:
-        if self.channel:
-            self.channel.fail(exc)
+        self.end_with_error(exc)
 
     # -- the end -----------------------------------------------------------------------------
 

@@ -30,4 +30,6 @@ def team_seed(seed: str, side: str) -> str:
 
 
 def decision_seed(seed: str, side: str, index: int) -> int:
-    return int(_sha(f"{seed}:{side}:{index}")[:16], 16)
+    # The first 16 hex digits as a number: the digest's first 8 bytes, read big-endian.
+    digest = hashlib.sha256(f"{seed}:{side}:{index}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")

@@ -72,9 +72,10 @@ class SideView:
 
     def feed(self, lines: list[str], request: msgspec.Raw | None) -> None:
         """A step's lines and request (JSON, or None), parsed when `battle` is next read."""
-        for line in lines:
+        for line in reversed(lines):  # the last turn line counts; it is nearly always last
             if line.startswith("|turn|"):
                 self.turn = int(line[6:])
+                break
         self._waiting.append((lines, request))
 
     def _parse(self, lines: list[str], raw_request: msgspec.Raw | None) -> None:

@@ -35,6 +35,10 @@ class NodeChild:
         self._tasks: list[asyncio.Task[None]] = []
         self._start_lock = asyncio.Lock()
         self._ready: asyncio.Future[dict[str, Any]] | None = None
+        # Messages written in one turn of the event loop go to the pipe in one write (a game's
+        # two choices, several games' steps read at once): one system call, one wake-up of Node.
+        self._outbox: list[bytes] = []
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     @property
     def running(self) -> bool:
@@ -61,20 +65,26 @@ class NodeChild:
                 return None
             node_dir = self.node_dir or await asyncio.to_thread(install.ensure_installed)
             self._stderr.clear()
-            self.proc = await asyncio.create_subprocess_exec(
+            loop = asyncio.get_running_loop()
+            lines = _Lines(self, self.limit)
+            transport, protocol = await loop.subprocess_exec(
+                lambda: _Protocol(lines, self.limit, loop),
                 install.node_executable(),
                 *self.script(),
                 str(node_dir),
                 stdin=asyncio.subprocess.PIPE,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
-                limit=self.limit,
                 env={**os.environ, "NODE_OPTIONS": ""},
             )
+            self.proc = asyncio.subprocess.Process(transport, protocol, loop)
+            lines.proc = self.proc
             self.generation += 1
-            self._ready = asyncio.get_running_loop().create_future()
+            self._loop = loop
+            self._outbox = []  # what was meant for a child that died
+            self._ready = loop.create_future()
             self._tasks = [
-                asyncio.create_task(self._read_stdout(self.proc, self.generation)),
+                asyncio.create_task(self._watch(self.proc, self.generation, lines.closed)),
                 asyncio.create_task(self._read_stderr(self.proc)),
             ]
             try:
@@ -86,6 +96,7 @@ class NodeChild:
     async def close(self) -> None:
         proc, self.proc = self.proc, None
         if proc is not None and proc.returncode is None:
+            self._send_outbox(proc)
             if proc.stdin:
                 proc.stdin.close()
             try:
@@ -99,12 +110,23 @@ class NodeChild:
         self._tasks = []
 
     def write(self, msg: dict[str, Any]) -> bool:
-        """Send one message; False when no child is running to take it."""
+        """Send one message (at the end of this turn of the event loop, with any others);
+        False when no child is running to take it."""
         proc = self.proc
         if proc is None or proc.stdin is None or proc.returncode is not None:
             return False
-        proc.stdin.write(orjson.dumps(msg) + b"\n")
+        if not self._outbox and self._loop is not None:
+            self._loop.call_soon(self._send_outbox)
+        self._outbox.append(orjson.dumps(msg))
         return True
+
+    def _send_outbox(self, proc: asyncio.subprocess.Process | None = None) -> None:
+        """Write what waits to the child running now (or to `proc`, being closed)."""
+        proc = proc or self.proc
+        lines, self._outbox = self._outbox, []
+        if lines and proc and proc.stdin is not None and not proc.stdin.is_closing():
+            lines.append(b"")
+            proc.stdin.write(b"\n".join(lines))
 
     def why(self) -> str:
         """The child's exit code and last stderr lines, for an error message."""
@@ -122,18 +144,23 @@ class NodeChild:
         while line := await proc.stderr.readline():
             self._stderr.append(line.decode(errors="replace").rstrip())
 
-    async def _read_stdout(self, proc: asyncio.subprocess.Process, generation: int) -> None:
-        assert proc.stdout is not None
+    def _take_line(self, line: bytes) -> None:
+        """One line from the child's stdout (see `_Lines`)."""
+        if self.on_line(line):
+            return
+        msg = orjson.loads(line)
+        if msg.get("type") == "ready":
+            if self._ready and not self._ready.done():
+                self._ready.set_result(msg)
+            return
+        self.on_message(msg)
+
+    async def _watch(
+        self, proc: asyncio.subprocess.Process, generation: int, closed: asyncio.Future[None]
+    ) -> None:
+        """Wait for the child's stdout to close, then for it to end, and say so."""
         try:
-            while line := await proc.stdout.readline():
-                if self.on_line(line):
-                    continue
-                msg = orjson.loads(line)
-                if msg.get("type") == "ready":
-                    if self._ready and not self._ready.done():
-                        self._ready.set_result(msg)
-                    continue
-                self.on_message(msg)
+            await closed
         finally:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(proc.wait(), timeout=5)
@@ -143,3 +170,79 @@ class NodeChild:
             self.on_exit(generation)
             if self.proc is proc:
                 self.proc = None
+
+
+class _Lines:
+    """The child's stdout cut into lines, each handed to its owner as soon as it is read.
+
+    Read this way rather than through a StreamReader and a task awaiting `readline`: a line then
+    costs no waiting task to wake and no event loop turn. A line the owner cannot take (a bug,
+    a line past the limit) stops the child, so that its battles fail with the reason instead of
+    waiting forever."""
+
+    def __init__(self, owner: NodeChild, limit: int) -> None:
+        self.owner = owner
+        self.limit = limit
+        self.proc: asyncio.subprocess.Process | None = None
+        self.pieces: list[bytes] = []  # the start of a line not yet ended
+        self.size = 0
+        self.closed: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+    def data(self, data: bytes) -> None:
+        if self.closed.done():
+            return
+        end = data.find(b"\n")
+        if end < 0:
+            self.pieces.append(data)
+            self.size += len(data)
+            if self.size > self.limit:
+                self.fail(f"a line longer than {self.limit} bytes")
+            return
+        if self.pieces:
+            self.pieces.append(data[: end + 1])
+            first, data = b"".join(self.pieces), data[end + 1 :]
+            self.pieces, self.size = [], 0
+            self.take(first)
+        lines = data.split(b"\n")
+        rest = lines.pop()
+        for line in lines:
+            self.take(line)
+        if rest:
+            self.data(rest)
+
+    def take(self, line: bytes) -> None:
+        if not line or self.closed.done():
+            return
+        try:
+            self.owner._take_line(line)
+        except Exception as exc:
+            self.fail(f"pokeview could not take its line: {exc!r}")
+
+    def fail(self, why: str) -> None:
+        self.owner._stderr.append(why)
+        if self.proc is not None and self.proc.returncode is None:
+            self.proc.kill()
+        self.end()
+
+    def end(self) -> None:
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+
+class _Protocol(asyncio.subprocess.SubprocessStreamProtocol):
+    """asyncio's subprocess protocol, but stdout goes to `_Lines` (stderr stays a stream)."""
+
+    def __init__(self, lines: _Lines, limit: int, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__(limit=limit, loop=loop)
+        self.lines = lines
+
+    def pipe_data_received(self, fd: int, data: bytes | str) -> None:
+        if fd == 1:
+            self.lines.data(data.encode() if isinstance(data, str) else data)  # bytes, always
+        else:
+            super().pipe_data_received(fd, data)
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1:
+            self.lines.end()
+        super().pipe_connection_lost(fd, exc)

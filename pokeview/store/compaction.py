@@ -7,6 +7,7 @@ import collections
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,17 @@ from pokeview.store.rows import DecisionRow, How, loads
 
 ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
 BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
+_FROM_ROW = object()  # `_compact`: the spectator log is the one on the game's row
+
+
+@dataclass(slots=True)
+class Written:
+    """A running game's rows as this Store wrote them: (id, side, kind, data, at) for each
+    event, and each decision's row in DECISION_COLUMNS order (None: read them back)."""
+
+    events: list[tuple[int, str | None, str, str, float]] = field(default_factory=list)
+    decisions: list[tuple[Any, ...]] | None = field(default_factory=list)
+
 
 # The columns a game row may be created with; anything else is a programming error.
 GAME_COLUMNS = frozenset(
@@ -85,12 +97,20 @@ class Compaction:
     read_only: bool
     _bodies: collections.OrderedDict[int, bodies.Body]
     # A running game's events and decisions wait here for the next commit (one insert for each
-    # table), then its events are kept, as written, for the games this Store created, so that
+    # table), then they are kept, as written, for the games this Store created, so that
     # finishing one packs its body from memory instead of reading its rows back. See `_flush`.
     _unwritten: list[tuple[int, str | None, str, str, float]]
     _unwritten_decisions: list[tuple[Any, ...]]
-    _written: dict[int, list[tuple[int, str | None, str, str, float]]]
+    _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
+
+    def _kept_decisions(self, rows: list[tuple[Any, ...]]) -> None:
+        """Keep the decision rows just inserted, with their ids, for the games kept."""
+        first = self.conn.execute("select last_insert_rowid()").fetchone()[0] - len(rows) + 1
+        for n, row in enumerate(rows, start=first):
+            kept = self._written.get(row[0])  # the row's first value is its game
+            if kept is not None and kept.decisions is not None:
+                kept.decisions.append((n, *row))
 
     def _writable(self) -> None:
         if self.read_only:
@@ -103,8 +123,10 @@ class Compaction:
         # A failed insert (the file locked past the busy timeout, say) keeps what waits, to be
         # written by the next flush, and raises.
         if self._unwritten_decisions:
-            self.conn.executemany(INSERT_DECISION, self._unwritten_decisions)
+            decisions = self._unwritten_decisions
+            self.conn.executemany(INSERT_DECISION, decisions)
             self._unwritten_decisions = []
+            self._kept_decisions(decisions)
         rows = self._unwritten
         if not rows:
             return
@@ -119,7 +141,7 @@ class Compaction:
         for n, (game_id, side, kind, data, at) in enumerate(rows, start=first):
             kept = written.get(game_id)
             if kept is not None:
-                kept.append((n, side, kind, data, at))
+                kept.events.append((n, side, kind, data, at))
 
     # -- compaction --------------------------------------------------------------------------
 
@@ -133,9 +155,10 @@ class Compaction:
         row = self.conn.execute("select status from games where id = ?", (game_id,)).fetchone()
         return row[0] if row else None
 
-    def _compact(self, game_id: int) -> None:
-        """Pack a game's events, decisions and spectator log into its body. Called inside a
-        transaction: the game is either all rows or all body, whatever happens."""
+    def _compact(self, game_id: int, spectator_log: str | None | object = _FROM_ROW) -> None:
+        """Pack a game's events, decisions and spectator log (given, or read from its row) into
+        its body. Called inside a transaction: the game is either all rows or all body,
+        whatever happens."""
         if self._is_compacted(game_id):
             return
         self._flush()
@@ -146,7 +169,8 @@ class Compaction:
             f"model_decisions, estimated) {_STATS_SELECT}",
             (game_id,),
         )
-        events: list[Any] | None = self._written.pop(game_id, None)
+        kept = self._written.pop(game_id, None)
+        events: list[Any] | None = kept.events if kept else None
         if events is None:  # a game this Store did not start (resumed, imported, migrated)
             events = [
                 tuple(r)
@@ -155,16 +179,21 @@ class Compaction:
                     (game_id,),
                 )
             ]
-        decisions = [
-            tuple(r)
-            for r in conn.execute(
-                f"select {', '.join(bodies.DECISION_COLUMNS)} from decisions "
-                "where game_id = ? order by id",
-                (game_id,),
-            )
-        ]
-        log = conn.execute("select spectator_log from games where id = ?", (game_id,)).fetchone()
-        blob = bodies.pack(bodies.Body(events, decisions, log[0] if log else None))
+        decisions: list[Any] | None = kept.decisions if kept else None
+        if decisions is None:  # as above, or one changed since (a choice made again)
+            decisions = [
+                tuple(r)
+                for r in conn.execute(
+                    f"select {', '.join(bodies.DECISION_COLUMNS)} from decisions "
+                    "where game_id = ? order by id",
+                    (game_id,),
+                )
+            ]
+        if spectator_log is _FROM_ROW:
+            row = conn.execute("select spectator_log from games where id = ?", (game_id,))
+            spectator_log = (row.fetchone() or (None,))[0]
+        assert spectator_log is None or isinstance(spectator_log, str)
+        blob = bodies.pack(bodies.Body(events, decisions, spectator_log))
         conn.execute(
             "insert or replace into bodies (game_id, format, events, decisions, bytes, blob) "
             "values (?, ?, ?, ?, ?, ?)",

@@ -9,7 +9,7 @@ from typing import Any
 
 from pokeview.errors import UnknownGame
 from pokeview.store import events as ev
-from pokeview.store.compaction import ENDED, GAME_COLUMNS
+from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
 from pokeview.store.journal import Journal
 from pokeview.store.rows import GameRow, dumps, now
 
@@ -52,7 +52,7 @@ class GameQueries(Journal):
                 f"insert into games ({columns}) values ({marks})", tuple(row.values())
             )
         game_id = int(cur.lastrowid or 0)
-        self._written[game_id] = []  # its events, as written, for packing it when it ends
+        self._written[game_id] = Written()  # its rows, as written, for packing it when it ends
         return game_id
 
     def finish_game(
@@ -74,7 +74,11 @@ class GameQueries(Journal):
         if self._commit_scheduled is not None:
             self._commit_scheduled.cancel()
         self.commit()
+        log = "\n".join(spectator_log) if spectator_log is not None else None
+        compacting = status in ENDED
         with self.conn:
+            # A game compacted here takes its spectator log straight into its body: written to
+            # its row first, the log's pages would be written, read back and freed at once.
             self.conn.execute(
                 "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "
                 "input_log = ?, spectator_log = ?, pid = null, "
@@ -86,13 +90,13 @@ class GameQueries(Journal):
                     error,
                     now(),
                     "\n".join(input_log) if input_log is not None else None,
-                    "\n".join(spectator_log) if spectator_log is not None else None,
+                    None if compacting else log,
                     showdown_version,
                     game_id,
                 ),
             )
-            if status in ENDED:
-                self._compact(game_id)
+            if compacting:
+                self._compact(game_id, spectator_log=log)
 
     def set_excluded(self, game_id: int) -> None:
         self._writable()

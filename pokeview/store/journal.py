@@ -54,6 +54,9 @@ class Journal(Compaction):
             if key in fields:
                 fields[key] = dumps(fields[key])
         self._flush()
+        kept = self._written.get(game_id)
+        if kept is not None:
+            kept.decisions = None  # its rows are read back when it is packed
         sets = ", ".join(f"{k} = ?" for k in fields)  # names checked above
         self.conn.execute(
             f"update decisions set {sets} where game_id = ? and side = ? and idx = ?",
@@ -195,10 +198,11 @@ class Journal(Compaction):
 
         Outside an event loop it commits at once. Live readers see a write at most `delay` late.
         """
+        if self._commit_scheduled is not None:
+            return  # checked first: get_running_loop asks the kernel for the process id
         try:
             loop = asyncio.get_running_loop()
         except RuntimeError:
             self.commit()
             return
-        if self._commit_scheduled is None:
-            self._commit_scheduled = loop.call_later(delay, self.commit)
+        self._commit_scheduled = loop.call_later(delay, self.commit)

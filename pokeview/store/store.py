@@ -20,7 +20,7 @@ from typing import Any
 from pokeview import paths
 from pokeview.errors import PokeviewError
 from pokeview.store import schema
-from pokeview.store.compaction import DamagedGame
+from pokeview.store.compaction import DamagedGame, Written
 from pokeview.store.games import GameQueries
 from pokeview.store.rows import REPLAY_SEED, DecisionRow, EventRow, GameRow, RunRow
 from pokeview.store.runs import RunQueries
@@ -62,7 +62,7 @@ class Store(GameQueries, Transfer, RunQueries):
         self._commit_scheduled: asyncio.TimerHandle | None = None
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []
         self._unwritten_decisions: list[tuple[Any, ...]] = []
-        self._written: dict[int, list[tuple[int, str | None, str, str, float]]] = {}
+        self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
         try:
             conn = self._connect(path)
@@ -108,6 +108,10 @@ class Store(GameQueries, Transfer, RunQueries):
         # Changing the journal mode needs the file to itself: wait like any other write.
         _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")
+        # Debian's SQLite zeroes every deleted row and freed page (SECURE_DELETE), so compacting
+        # a game wrote all its freed pages again; FAST zeroes only within pages written anyway.
+        # Nothing secret is kept in the record, and freed pages go back at `shrink`.
+        conn.execute("PRAGMA secure_delete=FAST")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.isolation_level = "DEFERRED"  # back to implicit transactions for the Store's writes
         return conn

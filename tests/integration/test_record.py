@@ -101,6 +101,7 @@ def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp
     """A running game's events and decisions go in with the commit (one insert per table);
     the Store that wrote them reads them before that, another connection after it; a game
     this Store started is packed from the rows it kept, equal to packing them read back."""
+    from pokeview.store import body as bodies
     from pokeview.store import events as ev
 
     db = tmp_path / "r.db"
@@ -118,9 +119,33 @@ def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp
     with sqlite3.connect(db) as other:
         assert other.execute("select count(*) from events").fetchone() == (2,)
     rows = [tuple(r) for r in store.conn.execute("select id, side, kind, data, at from events")]
-    assert store._written[game_id] == rows  # the kept copy is what was written, ids and all
+    kept = store._written[game_id]
+    assert kept.events == rows  # the kept copy is what was written, ids and all
+    assert kept.decisions is None  # a decision changed: its rows are read back
     store.finish_game(game_id, status="finished", winner="p1", turns=1)
     assert [(e.id, e.kind) for e in store.events(game_id)] == [(r[0], r[2]) for r in rows]
+    assert [(d.action, d.choice) for d in store.decisions(game_id)] == [(1, "move 2")]
+
+    # Decisions never changed are kept as written too, equal to their rows read back.
+    other_game = store.create_game(format="gen9randombattle", seed="t", p1="a", p2="b")
+    for idx in range(3):
+        store.add_decision(
+            other_game,
+            side="p2",
+            idx=idx,
+            turn=idx,
+            action=idx,
+            choice=f"move {idx + 1}",
+            actions=["a", "b"],
+            detail={"n": idx},
+            latency_ms=1.5,
+        )
+    store.commit()
+    columns = ", ".join(bodies.DECISION_COLUMNS)
+    written = [tuple(r) for r in store.conn.execute(f"select {columns} from decisions")]
+    assert len(written) == 3 and store._written[other_game].decisions == written
+    store.finish_game(other_game, status="finished", winner="p1", turns=3)
+    assert store._body(other_game).decisions == written
     store.close()
 
 
