@@ -14,13 +14,16 @@ from typing import Any
 import msgspec
 import zstandard
 
-FORMAT = 1  # the body's own version, kept beside each blob
-# zstd's level. Measured on 40 random games stored as differences (body 237 KB before
-# compression): level 3 packs one in 0.7 ms to 30.3 KB, level 4 in 1.4 ms to 28.1 KB, level 5 in
-# 2.0 ms to 25.5 KB, level 6 in 2.8 ms to 25.2 KB. Level 3 saved a tenth of a random game's Python
-# instructions, but put a file of 20 random games at 41 KB a game, over issue 12's 40 (level 5:
-# 36 KB); the time is well under 1% of a game's CPU with Node's. Size wins.
-LEVEL = 5
+# The body's own version, kept beside each blob. 2: a spectator log that is its `log` events'
+# lines, one after another (every game played here), is not stored twice but rebuilt from them.
+FORMAT = 2
+READS = (1, 2)
+# zstd's level. Measured on 20 random games (format 2, body 245 KB before compression): level 3
+# packs one in 0.36 ms to 29.9 KB, level 4 in 0.62 ms to 27.7 KB, level 5 in 0.83 ms to 25.2 KB.
+# A file of 20 random games (benchmarks/record.py) then holds 39.0, 36.7 and 33.7 KB a game: level
+# 3 sits at issue 12's 40 KB; level 4 keeps format 1's size at level 5 (36.3 KB) for a third less
+# compression time, a game's Python CPU being the tighter of issue 12's targets.
+LEVEL = 4
 
 
 class Body(msgspec.Struct, array_like=True):
@@ -29,6 +32,16 @@ class Body(msgspec.Struct, array_like=True):
     events: list[tuple[int, str | None, str, str, float]]
     decisions: list[tuple[Any, ...]]
     spectator_log: str | None
+    log_from_events: bool = False  # format 2: the log is the `log` events' lines (then None)
+
+
+def log_of_events(events: list[tuple[int, str | None, str, str, float]]) -> str:
+    """The spectator log the `log` events make: their lines, one after another."""
+    lines: list[str] = []
+    for event in events:
+        if event[2] == "log":
+            lines += _LOG.decode(event[3])
+    return "\n".join(lines)
 
 
 DECISION_COLUMNS = (
@@ -50,20 +63,35 @@ DECISION_COLUMNS = (
 
 _ENCODER = msgspec.msgpack.Encoder()
 _DECODER = msgspec.msgpack.Decoder(Body)
+_LOG = msgspec.json.Decoder(list[str])
 
 
 class BadBody(ValueError):
     """A blob that cannot be decompressed or decoded."""
 
 
+def _log_or_none(events: list[tuple[int, str | None, str, str, float]]) -> str | None:
+    try:
+        return log_of_events(events)
+    except msgspec.DecodeError:  # a log event of another shape (an import): keep the log
+        return None
+
+
 def pack(body: Body) -> bytes:
+    """The blob of a body; a spectator log its `log` events make is left to be rebuilt."""
+    log = body.spectator_log
+    if log is not None and not body.log_from_events and log == _log_or_none(body.events):
+        body = msgspec.structs.replace(body, spectator_log=None, log_from_events=True)
     return zstandard.ZstdCompressor(level=LEVEL).compress(_ENCODER.encode(body))
 
 
 def unpack(blob: bytes, fmt: int = FORMAT) -> Body:
-    if fmt != FORMAT:
+    if fmt not in READS:
         raise BadBody(f"body format {fmt} is not known to this pokeview (it reads {FORMAT})")
     try:
-        return _DECODER.decode(zstandard.ZstdDecompressor().decompress(blob))
+        body = _DECODER.decode(zstandard.ZstdDecompressor().decompress(blob))
+        if body.log_from_events:
+            body.spectator_log, body.log_from_events = log_of_events(body.events), False
+        return body
     except (zstandard.ZstdError, msgspec.DecodeError) as exc:
         raise BadBody(str(exc)) from None

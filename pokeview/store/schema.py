@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1 s)
     import sqlite_utils
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def create(db: sqlite_utils.Database) -> None:
@@ -166,4 +166,7 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
     # ones (store/differences.py). Older events stay whole and are read as they are, so there
     # is nothing to change; the number keeps an older pokeview, which cannot read differences,
     # from opening the file.
+    # Version 5 writes bodies of format 2 (store/body.py: a spectator log made of the game's
+    # `log` events is rebuilt from them). Format 1 bodies are read as they are; the number keeps
+    # an older pokeview, which reads format 1 only, from opening the file.
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")
