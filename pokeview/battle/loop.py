@@ -489,6 +489,9 @@ async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResu
         return await game.run()
     finally:
         if game.steps:  # Showdown started it (a refused start leaves nothing behind)
-            for player in spec.players.values():
+            wrote = [
                 store.remember_player(player.name, player.kind, player.describe())
-            store.commit()
+                for player in spec.players.values()
+            ]
+            if any(wrote):
+                store.commit()

@@ -17,13 +17,19 @@ from pokeview.store.rows import GameRow, dumps, now
 class GameQueries(Journal):
     # -- players -----------------------------------------------------------------------------
 
-    def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> None:
+    def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> bool:
+        """Keep a player's kind and settings; False when this Store has written them so."""
         self._writable()
+        row = (kind, dumps(config))
+        if self._remembered.get(name) == row:
+            return False  # a run remembers its players after every game
         self.conn.execute(
             "insert into players (name, kind, config, first_seen) values (?, ?, ?, ?) "
             "on conflict(name) do update set kind = excluded.kind, config = excluded.config",
-            (name, kind, dumps(config), now()),
+            (name, *row, now()),
         )
+        self._remembered[name] = row
+        return True
 
     def player_kinds(self) -> dict[str, str]:
         return dict(self.conn.execute("select name, kind from players").fetchall())

@@ -64,6 +64,7 @@ class Store(GameQueries, Transfer, RunQueries):
         self._unwritten_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
+        self._remembered: dict[str, tuple[str, str]] = {}  # players written: (kind, config)
         try:
             conn = self._connect(path)
             self.conn = conn

@@ -237,3 +237,17 @@ def test_a_crafted_or_broken_import_is_one_line_and_changes_nothing(
             rows_before
         )
     assert len(db.read_bytes()) == len(before)
+
+
+def test_a_player_is_written_again_only_when_its_settings_change(tmp_path):
+    store = open_store(tmp_path / "p.db")
+    try:
+        assert store.remember_player("heuristic", "bot", {"depth": 1})
+        assert not store.remember_player("heuristic", "bot", {"depth": 1})  # every game of a run
+        assert store.remember_player("heuristic", "bot", {"depth": 2})
+        store.commit()
+        with sqlite3.connect(store.path) as other:
+            row = other.execute("select kind, config from players").fetchall()
+        assert row == [("bot", '{"depth":2}')]
+    finally:
+        store.close()
