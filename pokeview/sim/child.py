@@ -66,6 +66,9 @@ class NodeChild:
             node_dir = self.node_dir or await asyncio.to_thread(install.ensure_installed)
             self._stderr.clear()
             loop = asyncio.get_running_loop()
+            # Made before the child starts: its lines are taken as soon as they are read, and
+            # its `ready` line may come before the child is wrapped below.
+            ready = self._ready = loop.create_future()
             lines = _Lines(self, self.limit)
             transport, protocol = await loop.subprocess_exec(
                 lambda: _Protocol(lines, self.limit, loop),
@@ -82,13 +85,12 @@ class NodeChild:
             self.generation += 1
             self._loop = loop
             self._outbox = []  # what was meant for a child that died
-            self._ready = loop.create_future()
             self._tasks = [
-                asyncio.create_task(self._watch(self.proc, self.generation, lines.closed)),
+                asyncio.create_task(self._watch(self.proc, self.generation, lines.closed, ready)),
                 asyncio.create_task(self._read_stderr(self.proc)),
             ]
             try:
-                return await asyncio.wait_for(self._ready, timeout=60)
+                return await asyncio.wait_for(ready, timeout=60)
             except (TimeoutError, BridgeDied) as exc:
                 await self.close()
                 raise PokeviewError(f"{self.what} did not start: {self.why()}") from exc
@@ -156,17 +158,23 @@ class NodeChild:
         self.on_message(msg)
 
     async def _watch(
-        self, proc: asyncio.subprocess.Process, generation: int, closed: asyncio.Future[None]
+        self,
+        proc: asyncio.subprocess.Process,
+        generation: int,
+        closed: asyncio.Future[None],
+        ready: asyncio.Future[dict[str, Any]],
     ) -> None:
-        """Wait for the child's stdout to close, then for it to end, and say so."""
+        """Wait for the child's stdout to close, then for it to end, and say so. Only this
+        child's start-up is failed: a child started since (its death seen first by a refused
+        write) has a start-up of its own."""
         try:
             await closed
         finally:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(proc.wait(), timeout=5)
             await asyncio.sleep(0.05)  # let the stderr reader drain
-            if self._ready and not self._ready.done():
-                self._ready.set_exception(BridgeDied(f"{self.what} exited during start-up"))
+            if not ready.done():
+                ready.set_exception(BridgeDied(f"{self.what} exited during start-up"))
             self.on_exit(generation)
             if self.proc is proc:
                 self.proc = None
