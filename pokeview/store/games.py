@@ -114,6 +114,9 @@ class GameQueries(Journal):
         if status != "running":
             self._written.pop(game_id, None)  # not finished here: packed from its rows later
         with self.conn:
+            # What waits for the next commit goes in with the status: a game set interrupted
+            # is often the last thing a stopping process writes, its loop gone before the commit.
+            self._flush()
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
     def latest_human_game(

@@ -302,3 +302,48 @@ async def test_bots_draw_from_their_own_generator_not_the_global_one(bridge, sto
     random.seed(999)  # and moving it changes nothing in the game
     again = await game(bridge, store, "random", "heuristic", text="own-rng", turn_limit=6)
     assert store.game(first.game_id).input_log == store.game(again.game_id).input_log
+
+
+async def test_a_game_cancelled_in_a_run_leaves_nothing_waiting_for_a_commit(bridge, store):
+    """Stopped (SIGTERM, Ctrl-C), a run's event loop ends soon after its games are cancelled,
+    so the commit a game's last events wait for may never come: cancelling commits them, even
+    when the players were remembered by an earlier game (no commit of their own then)."""
+    import sqlite3
+
+    from pokeview.players import make_player
+    from pokeview.store import events as ev
+
+    asked: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+
+    class Stalls:
+        kind = "test"
+        name = "stalls"
+
+        def describe(self) -> dict[str, object]:
+            return {"kind": "test"}
+
+        async def decide(self, ctx):  # noqa: ANN001, ANN201
+            if ctx.index < 3:
+                from pokeview.players.base import Decision
+
+                return Decision(0)
+            ctx.emit(ev.EventKind.ATTEMPT, ev.Attempt(ctx.index, 0, "the last word"))
+            asked.set_result(ctx.game_id)
+            await asyncio.Event().wait()  # a slow model: stopped before it answers
+
+    stalls, other = Stalls(), make_player("random")
+    for player in (stalls, other):  # as an earlier game of the run did
+        store.remember_player(player.name, player.kind, player.describe())
+    store.commit()
+    task = asyncio.create_task(game(bridge, store, stalls, other, text="cancelled"))
+    game_id = await asyncio.wait_for(asked, timeout=30)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert not store._unwritten  # nothing left to a commit that may never come
+    with sqlite3.connect(store.path) as reader:
+        kinds = [
+            k for (k,) in reader.execute("select kind from events where game_id = ?", (game_id,))
+        ]
+        status = reader.execute("select status from games where id = ?", (game_id,)).fetchone()
+    assert kinds[-1] == "attempt" and status == ("interrupted",)
