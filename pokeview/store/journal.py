@@ -188,7 +188,9 @@ class Journal(Compaction):
         return rebuilder, followed
 
     def commit(self) -> None:
-        self._commit_scheduled = None
+        scheduled, self._commit_scheduled = self._commit_scheduled, None
+        if scheduled is not None:  # needless now (and it would outlive `close`)
+            scheduled.cancel()
         if not self.read_only:
             self._flush()
             self.conn.commit()

@@ -251,3 +251,26 @@ def test_a_player_is_written_again_only_when_its_settings_change(tmp_path):
         assert row == [("bot", '{"depth":2}')]
     finally:
         store.close()
+
+
+async def test_a_commit_before_closing_leaves_no_timer_to_commit_on_the_closed_file(tmp_path):
+    """`commit` (a game's end, a player remembered) made the commit scheduled by `commit_soon`
+    needless but left its timer running: after `close` it committed on a closed connection
+    (an error from the event loop), and a second timer could be scheduled beside it."""
+    import asyncio
+
+    loop = asyncio.get_running_loop()
+    errors: list[dict] = []
+    previous = loop.get_exception_handler()
+    loop.set_exception_handler(lambda _loop, context: errors.append(context))
+    try:
+        store = open_store(tmp_path / "t.db")
+        game_id = store.create_game(format="gen9randombattle", seed="t", p1="a", p2="b")
+        store.append_events(game_id, [(None, EventKind.LOG, ["|start"])], 1.0)
+        store.commit_soon(0.01)
+        store.commit()
+        store.close()
+        await asyncio.sleep(0.05)
+    finally:
+        loop.set_exception_handler(previous)
+    assert errors == []
