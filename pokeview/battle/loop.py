@@ -207,6 +207,8 @@ class _Game:
 
     def end_with_error(self, exc: Exception) -> None:
         if self.over is not None and not self.over.done():
+            if isinstance(exc, StopIteration):  # a future refuses one (as a coroutine would)
+                exc = RuntimeError(f"a step raised {exc!r}")
             self.over.set_exception(exc)
 
     def apply(self, step: Step) -> bool:

@@ -87,7 +87,8 @@ def pack(body: Body) -> bytes:
 
 def unpack(blob: bytes, fmt: int = FORMAT) -> Body:
     if fmt not in READS:
-        raise BadBody(f"body format {fmt} is not known to this pokeview (it reads {FORMAT})")
+        known = " and ".join(map(str, READS))
+        raise BadBody(f"body format {fmt} is not known to this pokeview (it reads {known})")
     try:
         body = _DECODER.decode(zstandard.ZstdDecompressor().decompress(blob))
         if body.log_from_events:

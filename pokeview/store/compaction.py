@@ -103,7 +103,6 @@ class Compaction:
     _unwritten_decisions: list[tuple[Any, ...]]
     _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
-    _remembered: dict[str, tuple[str, str]]
 
     def _kept_decisions(self, rows: list[tuple[Any, ...]]) -> None:
         """Keep the decision rows just inserted, with their ids, for the games kept."""

@@ -18,17 +18,18 @@ class GameQueries(Journal):
     # -- players -----------------------------------------------------------------------------
 
     def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> bool:
-        """Keep a player's kind and settings; False when this Store has written them so."""
+        """Keep a player's kind and settings; False when the file holds them so already (a run
+        remembers its players after every game: a read costs less than a write)."""
         self._writable()
         row = (kind, dumps(config))
-        if self._remembered.get(name) == row:
-            return False  # a run remembers its players after every game
+        held = self.conn.execute("select kind, config from players where name = ?", (name,))
+        if tuple(held.fetchone() or ()) == row:
+            return False
         self.conn.execute(
             "insert into players (name, kind, config, first_seen) values (?, ?, ?, ?) "
             "on conflict(name) do update set kind = excluded.kind, config = excluded.config",
             (name, *row, now()),
         )
-        self._remembered[name] = row
         return True
 
     def player_kinds(self) -> dict[str, str]:

@@ -9,6 +9,9 @@ if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1
     import sqlite_utils
 
 SCHEMA_VERSION = 5
+# Older versions this one reads as they are (their migration only changes the number), so a
+# read-only file of one opens without being migrated.
+READ_AS_IS = (4,)
 
 
 def create(db: sqlite_utils.Database) -> None:

@@ -64,7 +64,6 @@ class Store(GameQueries, Transfer, RunQueries):
         self._unwritten_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
-        self._remembered: dict[str, tuple[str, str]] = {}  # players written: (kind, config)
         try:
             conn = self._connect(path)
             self.conn = conn
@@ -74,7 +73,8 @@ class Store(GameQueries, Transfer, RunQueries):
                     self.compact_all(on_migrate)
             else:
                 version = self._schema_version()
-                if version is not None and version != schema.SCHEMA_VERSION:
+                readable = (schema.SCHEMA_VERSION, *schema.READ_AS_IS)
+                if version is not None and version not in readable:
                     raise PokeviewError(
                         f"the database {path} is read-only and has schema {version}: "
                         f"this pokeview reads {schema.SCHEMA_VERSION}; open it writable once "

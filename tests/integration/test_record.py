@@ -7,8 +7,11 @@ import sqlite3
 import subprocess
 import sys
 
+import msgspec
 import pytest
+import zstandard
 
+from pokeview.store import body as bodies
 from pokeview.store import open_store
 from tests.helpers import ROOT, unpack_v2
 
@@ -74,6 +77,20 @@ def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_pa
         pytest.skip("this machine does not let the tests mount a file system")
     try:
         (mount / "games.db").write_bytes(db.read_bytes())
+        # The same file as the previous pokeview (schema 4, bodies of format 1) left it.
+        as_v4 = tmp_path / "v4.db"
+        as_v4.write_bytes(db.read_bytes())
+        with sqlite3.connect(as_v4) as conn:
+            for game_id, blob in conn.execute("select game_id, blob from bodies").fetchall():
+                body = bodies.unpack(blob)
+                whole = [body.events, body.decisions, body.spectator_log]  # format 1's fields
+                blob = zstandard.ZstdCompressor().compress(msgspec.msgpack.encode(whole))
+                conn.execute(
+                    "update bodies set format = 1, blob = ? where game_id = ?", (blob, game_id)
+                )
+            conn.execute("update meta set value = '4' where key = 'schema_version'")
+        conn.close()
+        (mount / "v4.db").write_bytes(as_v4.read_bytes())
         subprocess.run(["mount", "-o", "remount,ro", str(mount)], check=True)
         ro = str(mount / "games.db")
 
@@ -88,6 +105,15 @@ def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_pa
         for args in (("games",), ("ratings",), ("export", "2"), ("prompt", "2", "--turn", "2")):
             shown = pokeview(*args)
             assert shown.returncode == 0 and shown.stdout, (args, shown.stderr)
+        # A file of schema 4 is read as it is, read-only, and reads the same.
+        older = subprocess.run(
+            [sys.executable, "-m", "pokeview", "export", "2", "--db", str(mount / "v4.db")],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+        )
+        assert older.returncode == 0, older.stderr
+        assert older.stdout == pokeview("export", "2").stdout
         refused = pokeview("battle", "--p1", "random", "--p2", "random")
         assert refused.returncode == 2
         assert refused.stderr.splitlines() == [

@@ -248,7 +248,12 @@ def test_a_player_is_written_again_only_when_its_settings_change(tmp_path):
         store.commit()
         with sqlite3.connect(store.path) as other:
             row = other.execute("select kind, config from players").fetchall()
-        assert row == [("bot", '{"depth":2}')]
+            assert row == [("bot", '{"depth":2}')]
+            other.execute("update players set config = '{}'")  # another process changed it
+        assert store.remember_player("heuristic", "bot", {"depth": 2})  # so it is written again
+        # A write rolled back is not taken for written.
+        store.conn.rollback()
+        assert store.remember_player("heuristic", "bot", {"depth": 2})
     finally:
         store.close()
 
