@@ -340,10 +340,10 @@ class _Game:
                 self.ending_sent = True
                 self.channel.end_with(exc.line)
         elif isinstance(exc, PokeviewError):
-            self._fail_from_task(exc)
+            self.end_with_error(exc)
         else:  # a player's bug ends its game, not the run
             player = self.players[side]
-            self._fail_from_task(PlayerFailed(f"{player.name} ({side}) failed: {exc!r}"))
+            self.end_with_error(PlayerFailed(f"{player.name} ({side}) failed: {exc!r}"))
 
     def decided(self, side: str, ctx: DecisionContext, decision: Decision, started: float) -> None:
         """Record the decision and send its choice to Showdown."""
@@ -351,7 +351,7 @@ class _Game:
         pending = self.pending[side]
         player = self.players[side]
         if not 0 <= decision.action < len(pending.actions):
-            self._fail_from_task(
+            self.end_with_error(
                 PlayerFailed(
                     f"{player.name} ({side}) chose action {decision.action + 1}, "
                     f"but there are {len(pending.actions)}"
@@ -398,9 +398,6 @@ class _Game:
                 )
             self.decoded[side] = len(updates)
         return updates
-
-    def _fail_from_task(self, exc: Exception) -> None:
-        self.end_with_error(exc)
 
     # -- the end -----------------------------------------------------------------------------
 

@@ -34,7 +34,6 @@ class NodeChild:
         self._stderr: collections.deque[str] = collections.deque(maxlen=20)
         self._tasks: list[asyncio.Task[None]] = []
         self._start_lock = asyncio.Lock()
-        self._ready: asyncio.Future[dict[str, Any]] | None = None
         # Messages written in one turn of the event loop go to the pipe in one write (a game's
         # two choices, several games' steps read at once): one system call, one wake-up of Node.
         self._outbox: list[bytes] = []
@@ -68,8 +67,8 @@ class NodeChild:
             loop = asyncio.get_running_loop()
             # Made before the child starts: its lines are taken as soon as they are read, and
             # its `ready` line may come before the child is wrapped below.
-            ready = self._ready = loop.create_future()
-            lines = _Lines(self, self.limit)
+            ready: asyncio.Future[dict[str, Any]] = loop.create_future()
+            lines = _Lines(self, self.limit, ready)
             transport, protocol = await loop.subprocess_exec(
                 lambda: _Protocol(lines, self.limit, loop),
                 install.node_executable(),
@@ -146,14 +145,14 @@ class NodeChild:
         while line := await proc.stderr.readline():
             self._stderr.append(line.decode(errors="replace").rstrip())
 
-    def _take_line(self, line: bytes) -> None:
-        """One line from the child's stdout (see `_Lines`)."""
+    def _take_line(self, line: bytes, ready: asyncio.Future[dict[str, Any]]) -> None:
+        """One line from a child's stdout (see `_Lines`); `ready` is that child's start-up."""
         if self.on_line(line):
             return
         msg = orjson.loads(line)
         if msg.get("type") == "ready":
-            if self._ready and not self._ready.done():
-                self._ready.set_result(msg)
+            if not ready.done():
+                ready.set_result(msg)
             return
         self.on_message(msg)
 
@@ -188,9 +187,10 @@ class _Lines:
     a line past the limit) stops the child, so that its battles fail with the reason instead of
     waiting forever."""
 
-    def __init__(self, owner: NodeChild, limit: int) -> None:
+    def __init__(self, owner: NodeChild, limit: int, ready: asyncio.Future[dict[str, Any]]) -> None:
         self.owner = owner
         self.limit = limit
+        self.ready = ready  # this child's start-up, told by its `ready` line
         self.proc: asyncio.subprocess.Process | None = None
         self.pieces: list[bytes] = []  # the start of a line not yet ended
         self.size = 0
@@ -222,7 +222,7 @@ class _Lines:
         if not line or self.closed.done():
             return
         try:
-            self.owner._take_line(line)
+            self.owner._take_line(line, self.ready)
         except Exception as exc:
             self.fail(f"pokeview could not take its line: {exc!r}")
 

@@ -104,13 +104,11 @@ class Compaction:
     _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
 
-    def _kept_decisions(self, rows: list[tuple[Any, ...]]) -> None:
-        """Keep the decision rows just inserted, with their ids, for the games kept."""
-        first = self.conn.execute("select last_insert_rowid()").fetchone()[0] - len(rows) + 1
-        for n, row in enumerate(rows, start=first):
-            kept = self._written.get(row[0])  # the row's first value is its game
-            if kept is not None and kept.decisions is not None:
-                kept.decisions.append((n, *row))
+    def _first_inserted(self, count: int) -> int:
+        """The id of the first of the `count` rows the last insert statement wrote: one
+        statement inside one write transaction gives them the ids following the table's
+        largest, one after another (the write lock keeps other processes out)."""
+        return int(self.conn.execute("select last_insert_rowid()").fetchone()[0]) - count + 1
 
     def _writable(self) -> None:
         if self.read_only:
@@ -126,7 +124,11 @@ class Compaction:
             decisions = self._unwritten_decisions
             self.conn.executemany(INSERT_DECISION, decisions)
             self._unwritten_decisions = []
-            self._kept_decisions(decisions)
+            start = self._first_inserted(len(decisions))
+            for n, row in enumerate(decisions, start=start):
+                kept = self._written.get(row[0])  # a decision row's first value is its game
+                if kept is not None and kept.decisions is not None:
+                    kept.decisions.append((n, *row))
         rows = self._unwritten
         if not rows:
             return
@@ -134,11 +136,10 @@ class Compaction:
             "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", rows
         )
         self._unwritten = []
-        # One statement inside one write transaction: the rows took the ids following the
-        # table's largest, one after another (the write lock keeps other processes out).
-        first = self.conn.execute("select last_insert_rowid()").fetchone()[0] - len(rows) + 1
         written = self._written
-        for n, (game_id, side, kind, data, at) in enumerate(rows, start=first):
+        for n, (game_id, side, kind, data, at) in enumerate(
+            rows, start=self._first_inserted(len(rows))
+        ):
             kept = written.get(game_id)
             if kept is not None:
                 kept.events.append((n, side, kind, data, at))

@@ -78,8 +78,6 @@ class GameQueries(Journal):
         self._writable()
         # The game's last rows are committed first: a crash while it is compacted below then
         # leaves the whole game as rows, not a game with events lost.
-        if self._commit_scheduled is not None:
-            self._commit_scheduled.cancel()
         self.commit()
         log = "\n".join(spectator_log) if spectator_log is not None else None
         compacting = status in ENDED

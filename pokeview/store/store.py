@@ -115,8 +115,8 @@ class Store(GameQueries, Transfer, RunQueries):
         conn.execute("PRAGMA secure_delete=FAST")
         # A checkpoint copies each page once however often it was written since the last: a
         # running game's pages are written several times (its rows, then their deletion), so
-        # checkpointing every 16 MB of log rather than 4 copies a third as many (a checkpoint
-        # leaves the log file at its largest size, for reuse, until the Store closes).
+        # checkpointing every 16 MB of log rather than 4 copies a third as many (the log file
+        # keeps its largest size, for reuse, until a Store that freed pages closes: `shrink`).
         conn.execute("PRAGMA wal_autocheckpoint=4000")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.isolation_level = "DEFERRED"  # back to implicit transactions for the Store's writes
