@@ -26,6 +26,7 @@ from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewErr
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
+from pokeview.sim.request import Request
 from pokeview.store import events as ev
 from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
@@ -70,7 +71,8 @@ def start_spec(format_id: str, seed: str, teams: dict[str, str] | None = None) -
 @dataclass(slots=True)
 class _Pending:
     index: int
-    request: dict[str, Any]
+    request: Request
+    request_json: msgspec.Raw  # as Showdown sent it, for players that read all of it
     actions: list[Action]
     recorded: bool = False  # its decision row is written (a refused choice updates it)
     action: Action | None = None
@@ -235,25 +237,25 @@ class _Game:
             return True
         for side, update in step.sides.items():
             if update.error:
-                self.refused(side, update.error, update.request)
+                self.refused(side, update.error, update)
                 continue
-            request = update.request  # decoded here, once (a cached property)
-            if request and not request.get("wait"):
-                self.requested(side, request)
+            request = update.typed_request  # decoded here, once (a cached property)
+            if request is not None and not request.wait:
+                self.requested(side, request, update.request_json)
         return False
 
-    def requested(self, side: str, request: dict[str, Any]) -> None:
-        if self.views[side].turn >= self.spec.turn_limit and not request.get("forceSwitch"):
+    def requested(self, side: str, request: Request, request_json: msgspec.Raw) -> None:
+        if self.views[side].turn >= self.spec.turn_limit and not request.force_switch:
             if not self.tie_sent and self.channel:
                 self.tie_sent = True
                 self.channel.tie()
             return
         index = self.next_index[side]
         self.next_index[side] += 1
-        self.pending[side] = _Pending(index, request, legal_actions(request))
+        self.pending[side] = _Pending(index, request, request_json, legal_actions(request))
         self.spawn(side)
 
-    def refused(self, side: str, error: str, new_request: dict[str, Any] | None) -> None:
+    def refused(self, side: str, error: str, update: SideUpdate) -> None:
         pending = self.pending.get(side)
         if pending is None or pending.action is None:
             raise PlayerFailed(f"Showdown refused a choice nobody made for {side}: {error}")
@@ -264,8 +266,10 @@ class _Game:
             raise PlayerFailed(
                 f"{self.players[side].name} ({side}) made {MAX_REFUSALS} refused choices in a row"
             )
+        new_request = update.typed_request
         if new_request is not None:  # [Unavailable choice] comes with what is really possible
             pending.request = new_request
+            pending.request_json = update.request_json
             pending.actions = legal_actions(new_request)
         self.events(side, EventKind.REFUSAL, ev.Refusal(**pending.refusals[-1]))
         self.spawn(side, refusal=error)
@@ -297,6 +301,7 @@ class _Game:
             turn=self.views[side].turn,
             side_view=self.views[side],
             request=pending.request,
+            request_json=pending.request_json,
             actions=pending.actions,
             seed=seeds.decision_seed(
                 self.spec.seed, side, pending.index * 100 + len(pending.refusals)

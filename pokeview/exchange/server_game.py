@@ -26,10 +26,13 @@ from dataclasses import replace
 from types import SimpleNamespace
 from typing import Any
 
+import orjson
+
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players.base import DecisionContext, Player
 from pokeview.players.server import ServerPlayer
+from pokeview.sim.request import as_request
 from pokeview.sim.server import HOST_USER, ensure_server
 
 CHALLENGE_AGAIN_SECONDS = 10.0
@@ -74,7 +77,9 @@ def _seat_class() -> type:
             self.ps_client._handle_message = handle  # type: ignore[method-assign]
 
         async def _decide(self, battle: Any) -> str:
-            request = battle.last_request
+            request = as_request(battle.last_request)
+            if request is None:
+                raise PokeviewError("the server asked for a choice without a request")
             actions = legal_actions(request)
             side = battle.player_role or "p1"
             index = len(self.decisions)
@@ -84,6 +89,7 @@ def _seat_class() -> type:
                 turn=battle.turn,
                 side_view=SimpleNamespace(battle=battle),  # poke-env's own live view
                 request=request,
+                request_json=orjson.dumps(battle.last_request),
                 actions=actions,
                 # As on the bridge (decision index × 100 + refusals), so that a seeded bot
                 # makes the same choices here as in the bridge game of the same seed.

@@ -6,9 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgspec
 from poke_env.battle.battle import Battle
 
 from pokeview.battle.actions import Action
+from pokeview.sim.request import Request
 from pokeview.store.events import EventKind, Side
 
 
@@ -20,7 +22,7 @@ class DecisionContext:
     index: int  # this side's decision number, from 0
     turn: int
     side_view: Any  # pokeview.battle.view.SideView: read `view` for the poke-env Battle
-    request: dict[str, Any]
+    request: Request  # what pokeview reads of Showdown's request, typed
     actions: list[Action]
     seed: int  # for any randomness the player needs
     refusal: str | None = None  # Showdown's message when the previous choice was refused
@@ -31,6 +33,7 @@ class DecisionContext:
     emit: Callable[[EventKind, Any], None] | None = None
     game_id: int = 0
     bridge: Any = None  # the game's Bridge, for players that compute next to the simulator
+    request_json: bytes | msgspec.Raw = b"null"  # the whole request, as Showdown sent it
 
     @property
     def view(self) -> Battle:

@@ -131,7 +131,7 @@ class BotPlayer:
                 return Decision(index, how=How.CHOSEN)
         view = ctx.view  # parsed before the draw, outside the lock
         with own_random(ctx.seed, self._modules):
-            if ctx.request.get("teamPreview"):
+            if ctx.request.team_preview:
                 order: Any = self._engine.teampreview(view)
             else:
                 order = self._engine.choose_move(view)

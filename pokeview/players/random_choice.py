@@ -14,56 +14,65 @@ poke-env decision by decision.
 from __future__ import annotations
 
 from _random import Random
-from typing import Any
 
 from pokeview.battle.actions import Action
+from pokeview.sim.request import ActiveSlot, Request
 
-_NOT_FOLLOWED = ("canMegaEvo", "canZMove", "canDynamax", "maxMoves", "canUltraBurst")
+
+def _not_followed(active: ActiveSlot) -> bool:
+    """A gimmick poke-env orders differently, or that this does not follow."""
+    return bool(
+        active.can_mega_evo
+        or active.can_z_move
+        or active.can_dynamax
+        or active.max_moves
+        or active.can_ultra_burst
+    )
 
 
-def _order_list(request: dict[str, Any]) -> list[tuple[str, str, bool]] | None:
+def _order_list(request: Request) -> list[tuple[str, str, bool]] | None:
     """`battle.valid_orders` as (kind, name or move id, terastallize); None where unsure.
     (Plain loops, not any(): this runs at every decision of every random game.)"""
-    side = request["side"]["pokemon"]
-    names = [mon["ident"][4:] for mon in side]
+    assert request.side is not None
+    side = request.side.pokemon
+    names = [mon.ident[4:] for mon in side]
     if len(set(names)) != len(names):
         return None  # poke-env keys its team by name
     for name in names:
         if not name.isascii() or name.lower() == name:
             return None  # and matches a name or a species id
-    active = request["active"][0] if "active" in request else None
-    if active is not None:
-        for key in _NOT_FOLLOWED:
-            if key in active and active[key]:
-                return None
+    active = request.active[0] if request.active is not None else None
+    if active is not None and _not_followed(active):
+        return None
     orders: list[tuple[str, str, bool]] = []
-    if not (active and active.get("trapped")):
+    if not (active and active.trapped):
         reviving = False
         for mon in side:
-            if mon.get("reviving"):
+            if mon.reviving:
                 reviving = True
                 break
         for mon, name in zip(side, names, strict=True):
-            fainted = mon["condition"] == "0 fnt"
-            if fainted if reviving else not mon["active"] and not fainted:
+            fainted = mon.condition == "0 fnt"
+            if fainted if reviving else not mon.active and not fainted:
                 orders.append(("switch", name, False))
-    if active is None or request.get("forceSwitch", [False])[0]:
+    force_switch = request.force_switch if request.force_switch is not None else [False]
+    if active is None or force_switch[0]:
         return orders
     for mon in side:
-        if mon["active"]:
+        if mon.active:
             break
     else:
         return orders
     moves = []
-    for move in active["moves"]:
-        if move.get("disabled"):
+    for move in active.moves:
+        if move.disabled:
             continue
-        move_id = move["id"]
+        move_id = move.id
         if not move_id.isalnum() or move_id.startswith(("return", "frustration", "hiddenpower")):
             return None  # poke-env stores these under another id
         moves.append(move_id)
     orders += [("move", m, False) for m in moves]
-    if active.get("canTerastallize"):
+    if active.can_terastallize:
         orders += [("move", m, True) for m in moves]
     return orders
 
@@ -85,10 +94,10 @@ def _action_of(order: tuple[str, str, bool], actions: list[Action]) -> int | Non
     return None
 
 
-def random_choice(request: dict[str, Any], actions: list[Action], seed: int) -> int | None:
+def random_choice(request: Request, actions: list[Action], seed: int) -> int | None:
     """The index of the action RandomPlayer would choose with this decision's seed, or None
     when only poke-env can say."""
-    if request.get("teamPreview") or request.get("wait"):
+    if request.team_preview or request.wait or request.side is None:
         return None
     orders = _order_list(request)
     if not orders:

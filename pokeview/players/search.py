@@ -17,6 +17,8 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.store.rows import How
@@ -133,7 +135,7 @@ class SearchPlayer:
         return {
             "stream": f"{self._stream}:{ctx.side}",
             "side": ctx.side,
-            "request": ctx.request,
+            "request": orjson.Fragment(bytes(ctx.request_json)),  # sent on as it came
             "lines": lines,
             "actions": [ctx.actions[i].choice for i in self.open_actions(ctx)],
             "seed": str(ctx.seed),
@@ -153,7 +155,7 @@ class SearchPlayer:
 
     async def decide(self, ctx: DecisionContext) -> Decision:
         open_actions = self.open_actions(ctx)
-        if len(open_actions) == 1 or ctx.request.get("teamPreview"):
+        if len(open_actions) == 1 or ctx.request.team_preview:
             return Decision(
                 open_actions[0],
                 how=How.ONLY_CHOICE,

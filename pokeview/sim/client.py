@@ -24,6 +24,7 @@ import orjson
 from pokeview import paths
 from pokeview.errors import BattleRefused, BridgeDied
 from pokeview.sim.child import NodeChild
+from pokeview.sim.request import Request, decode_request
 
 if TYPE_CHECKING:
     from pokeview.sim.search_client import SearchHost
@@ -54,7 +55,13 @@ class SideUpdate(msgspec.Struct, dict=True):
 
     @functools.cached_property
     def request(self) -> dict[str, Any] | None:
+        """The whole request, for a reader that wants all of it."""
         return _REQUEST.decode(self.request_json)
+
+    @functools.cached_property
+    def typed_request(self) -> Request | None:
+        """What pokeview reads of the request (the game loop, at every step)."""
+        return decode_request(self.request_json)
 
 
 class _StepLine(msgspec.Struct):

@@ -7,6 +7,7 @@ import asyncio
 import json
 import subprocess
 
+import orjson
 import pytest
 
 from pokeview import paths
@@ -18,6 +19,7 @@ from pokeview.errors import BridgeDied, PokeviewError
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
 from pokeview.sim import install
+from pokeview.sim.client import SideUpdate
 from pokeview.sim.search_client import SearchHost
 from tests.helpers import FORMAT, game, one_clear_line, pokeview
 
@@ -94,7 +96,7 @@ Tera Type: Rock
 ]
 
 
-async def first_request(bridge, p2_team: str) -> tuple[dict, list[dict]]:
+async def first_request(bridge, p2_team: str) -> tuple[SideUpdate, list[dict]]:
     """p1's first request and the updates p1 saw before it, in a battle with the given foe."""
     channel = await bridge.open(
         {
@@ -115,19 +117,20 @@ async def first_request(bridge, p2_team: str) -> tuple[dict, list[dict]]:
             if update:
                 updates.append(side_payload(update))
                 if update.request and not update.request.get("wait"):
-                    return update.request, updates
+                    return update, updates
     finally:
         channel.close()
 
 
-def first_context(request: dict, updates: list[dict], bridge) -> DecisionContext:
+def first_context(request: SideUpdate, updates: list[dict], bridge) -> DecisionContext:
     return DecisionContext(
         side="p1",
         index=0,
         turn=1,
         side_view=None,  # the search does not read poke-env's view
-        request=request,
-        actions=legal_actions(request),
+        request=request.typed_request,
+        request_json=request.request_json,
+        actions=legal_actions(request.typed_request),
         seed=1234,
         updates=updates,
         bridge=bridge,
@@ -248,7 +251,7 @@ async def test_a_depth_2_node_keeps_the_searched_turns_evaluation(bridge):
             str(paths.search_script()),
             str(paths.showdown_dir()),
         ],
-        input=json.dumps(query),
+        input=orjson.dumps(query).decode(),
         capture_output=True,
         text=True,
         timeout=120,

@@ -38,7 +38,7 @@ async def play_out(pilot, screen: PlayScreen, moves: int | None = None) -> dict[
         if screen.result is not None:
             break
         actions = screen.ctx.actions
-        seen["forced"] |= bool(screen.ctx.request.get("forceSwitch"))
+        seen["forced"] |= bool(screen.ctx.request.force_switch)
         tera = [i for i, a in enumerate(actions) if a.gimmick == "terastallize"]
         pick = tera[0] if tera and not seen["tera"] else 0
         seen["tera"] |= bool(tera) and pick == tera[0]
