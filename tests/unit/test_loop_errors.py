@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import asyncio
 
+import msgspec
+
 from pokeview.battle import seeds
 from pokeview.battle.loop import _Game
 from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
+from pokeview.sim.client import SideUpdate, Step
+from pokeview.sim.request import BadRequest
 from pokeview.store import open_store
 
 
@@ -27,5 +31,28 @@ async def test_a_step_raising_stop_iteration_ends_its_game_not_the_bridge(tmp_pa
         game.end_with_error(StopIteration("stray"))
         assert isinstance(game.over.exception(), RuntimeError)
         assert "stray" in str(game.over.exception())
+    finally:
+        store.close()
+
+
+async def test_a_request_of_another_shape_ends_its_game_after_its_step_is_recorded(tmp_path):
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("odd-request", 0),
+        p1=make_player("random"),
+        p2=make_player("random"),
+    )
+    store = open_store(tmp_path / "s.db")
+    try:
+        game = _Game(spec, bridge=None, store=store)  # type: ignore[arg-type]
+        game.game_id = store.create_game(**spec.record("test"))
+        game.over = asyncio.get_running_loop().create_future()
+        odd = msgspec.Raw(b'{"side": {"pokemon": [{"ident": 7}]}}')  # an ident not a string
+        update = SideUpdate(["|turn|1"], ["Turn 1"], request_json=odd)
+        game.take_step(Step({"p1": update}, ["|turn|1"], []))
+        error = game.over.exception()
+        assert isinstance(error, BadRequest)  # a ValueError: `run` ends the game, not the run
+        assert str(error).startswith("a request pokeview cannot read") and "\n" not in str(error)
+        assert [e.kind for e in store.events(game.game_id)] == ["log", "side"]
     finally:
         store.close()
