@@ -8,7 +8,7 @@ import pytest
 from pokeview.battle.actions import legal_actions
 from pokeview.players.random_choice import random_choice
 from pokeview.sim.request import BadRequest, as_request, decode_request
-from tests.unit.test_seeds_and_actions import MOVES, TEAM
+from tests.helpers import MOVES, TEAM
 
 
 def _json(request: dict) -> bytes:

@@ -1,28 +1,6 @@
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
-
-MOVES = [
-    {"move": "Body Press", "id": "bodypress", "pp": 16, "maxpp": 16, "disabled": False},
-    {"move": "Iron Defense", "id": "irondefense", "pp": 24, "maxpp": 24, "disabled": False},
-    {"move": "Moonblast", "id": "moonblast", "pp": 0, "maxpp": 24, "disabled": False},
-    {"move": "Rest", "id": "rest", "pp": 8, "maxpp": 8, "disabled": True},
-]
-TEAM = [
-    {"ident": "p1: Carbink", "details": "Carbink, L90", "condition": "236/236", "active": True},
-    {
-        "ident": "p1: Palkia",
-        "details": "Palkia-Origin, L72",
-        "condition": "249/249",
-        "active": False,
-    },
-    {"ident": "p1: Granbull", "details": "Granbull, L88, F", "condition": "0 fnt", "active": False},
-    {
-        "ident": "p1: Weavile",
-        "details": "Weavile, L79, M",
-        "condition": "100/239 par",
-        "active": False,
-    },
-]
+from tests.helpers import MOVES, TEAM
 
 
 def test_game_seed_is_sha256_of_text_and_pair():
