@@ -13,6 +13,7 @@ from pokeview.battle.verify import verify_game
 from pokeview.errors import BattleRefused
 from pokeview.sim.client import Bridge
 from pokeview.store import open_store
+from pokeview.store.events import EventKind
 from tests.helpers import game
 from tests.players_for_tests import Raises, RefusedOnce
 
@@ -270,6 +271,25 @@ async def test_revival_blessing_revives_a_fainted_pokemon(bridge, store):
     ]
     assert reviving
     assert not any(d.refusals for d in store.decisions(result.game_id))
+
+
+async def test_a_pokemon_marked_illegal_that_random_battles_field_is_known_to_the_client(
+    bridge, store
+):
+    # Showdown's gen 6 random battles field Floette-Eternal, which @pkmn/data leaves out by
+    # default ("Unobtainable", "Illegal"): the foe's snapshot failed with "Cannot read properties
+    # of undefined (reading 'types')" and Showdown's battle ended as refused.
+    text, pair, fmt = "review-gen6randombattle", 28, "gen6randombattle"
+    result = await game(bridge, store, "random", "random", text=text, pair=pair, format=fmt)
+    assert result.status == "finished", result.error
+    seen = [
+        mon
+        for e in store.events(result.game_id, kinds=[EventKind.SIDE])
+        if e.data.state
+        for mon in e.data.state["foeTeam"]
+        if mon["species"] == "Floette-Eternal"
+    ]
+    assert seen and seen[0]["types"] == ["Fairy"]
 
 
 async def test_own_side_words_follow_the_protocol(bridge, store):

@@ -9,7 +9,11 @@ const ClientBattle = need('@pkmn/client').Battle;
 const {Protocol} = need('@pkmn/protocol');
 const {LogFormatter} = need('@pkmn/view');
 
-const gens = new Generations(ClientDex);
+// The client must know whatever the simulator can field. @pkmn/data's default leaves out what
+// is marked nonstandard or illegal, yet Showdown's gen 6 and 7 random battles field
+// Floette-Eternal ("Unobtainable", "Illegal"): its snapshot failed the battle. Only the default's
+// exclusion of the placeholder ability is kept.
+const gens = new Generations(ClientDex, (d) => !!d.exists && !(d.kind === 'Ability' && d.id === 'noability'));
 
 // Client markup to plain words: **bold** -> bold, ||exact HP||percentage|| -> percentage.
 function plainText(text) {
