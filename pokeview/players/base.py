@@ -33,7 +33,8 @@ class DecisionContext:
     emit: Callable[[EventKind, Any], None] | None = None
     game_id: int = 0
     bridge: Any = None  # the game's Bridge, for players that compute next to the simulator
-    request_json: bytes | msgspec.Raw = b"null"  # the whole request, as Showdown sent it
+    # The whole request as JSON: as the bridge sent it, or (a server game) poke-env's encoded again.
+    request_json: bytes | msgspec.Raw = field(kw_only=True)
 
     @property
     def view(self) -> Battle:

@@ -7,8 +7,13 @@ whole takes about 17 (measured on 1,087 requests of 8 random games), a request b
 every step of every game. Players that want all of it read the JSON (`DecisionContext`).
 
 Field names are Showdown's (`rename="camel"`: `force_switch` is `forceSwitch`). Where Showdown's
-value is not of one type (`disabled` is a flag or a reason, `maxMoves` an object), or where only
-its truth is read, the field is `Any`, so no request that decoded as a dict fails here.
+types allow more than one (`disabled` is `string | boolean` in sim/side.ts, `canZMove` a list
+holding nulls, `maxMoves` an object), or where only its truth is read, the field is `Any`; the
+fields typed `str` or `list` are ones Showdown always sends so. A review compared 110,819 requests
+of 1,200 games in nine generations (random battles, and custom teams reaching team preview,
+mega evolution, z-moves, dynamax, ultra burst, Revival Blessing): the same legal actions and
+random choices as the dict, and none failed to decode. Only singles are played: in a format with
+more slots than Pokémon, Showdown's `active` can hold null, which this would refuse.
 """
 
 from __future__ import annotations
