@@ -39,6 +39,10 @@ def _apply(state: dict[str, Any], line: str, side: str) -> None:
     if command in ("switch", "drag", "replace") and len(parts) > 4:
         _switch_in(team, who, parts[3], parts[4], own)
         return
+    if command == "-cureteam":  # Heal Bell and Aromatherapy in generations 2 to 4
+        for member in team:
+            member["status"] = ""
+        return
     mon = _find(team, who)
     if mon is None:
         return
@@ -100,7 +104,10 @@ def _by_name(team: list[dict[str, Any]], who: str) -> dict[str, Any] | None:
     if not name:
         return None
     exact = next((m for m in team if m.get("species") == name), None)
-    return exact or next((m for m in team if str(m.get("species", "")).startswith(name)), None)
+    # A Pokémon not nicknamed is named by its base species: "Urshifu" is Urshifu-Rapid-Strike.
+    # Only a forme counts: "Mew" is not Mewtwo (a Mew switching in revived a fainted Mewtwo).
+    forme = name + "-"
+    return exact or next((m for m in team if str(m.get("species", "")).startswith(forme)), None)
 
 
 def _set_hp(mon: dict[str, Any], text: str) -> None:

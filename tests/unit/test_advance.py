@@ -57,3 +57,32 @@ def test_own_switch_resets_boosts_and_a_bench_cure_finds_by_name():
     dachsbun, gallade = after["team"]
     assert not dachsbun["active"] and dachsbun["boosts"] == {} and dachsbun["status"] == ""
     assert gallade["active"] and gallade["hp"] == 201
+
+
+def test_a_pokemon_seen_first_is_not_one_whose_name_starts_the_same_but_a_forme_is():
+    foes = {
+        "turn": 9,
+        "team": [],
+        "foeTeam": [
+            {"species": "Mewtwo", "active": False, "hp": 0, "maxhp": 100, "fainted": True},
+            {"species": "Urshifu-Rapid-Strike", "active": False, "hp": 100, "maxhp": 100},
+        ],
+    }
+    after = advance(foes, ["|switch|p2a: Mew|Mew, L84|100/100"], "p1")
+    mewtwo, _, mew = after["foeTeam"]
+    assert mewtwo["fainted"] and not mewtwo["active"]  # a Mew switching in revived it
+    assert mew["species"] == "Mew" and mew["active"] and mew["level"] == 84
+    after = advance(after, ["|-damage|p2: Urshifu|40/100"], "p1")
+    assert after["foeTeam"][1]["hp"] == 40  # named by its base species, found by its forme
+
+
+def test_heal_bell_in_early_generations_cures_the_whole_team():
+    before = state()
+    before["team"][1]["status"] = "par"
+    after = advance(
+        before,
+        ["|-status|p1a: Dachsbun|brn", "|-cureteam|p1a: Dachsbun|[from] move: Heal Bell"],
+        "p1",
+    )
+    assert [m["status"] for m in after["team"]] == ["", ""]
+    assert after["foeTeam"][0]["status"] == ""
