@@ -292,6 +292,28 @@ async def test_a_pokemon_marked_illegal_that_random_battles_field_is_known_to_th
     assert seen and seen[0]["types"] == ["Fairy"]
 
 
+async def test_a_transformed_pokemon_keeps_its_own_name_in_the_foes_snapshot(bridge, store):
+    # The client names a Pokémon that used Transform as its target: a Ditto was shown (and
+    # prompted) as the Meloetta it copied, and its own entry went missing from the foe's team.
+    result = await game(bridge, store, "heuristic", "random", text="sweep-gen9randombattle-28")
+    assert result.status == "finished"
+    transformed = [
+        e
+        for e in store.events(result.game_id, kinds=[EventKind.SIDE])
+        if e.side == "p1" and any(line.startswith("|-transform|p2a: ") for line in e.data.lines)
+    ]
+    assert transformed
+    later = [
+        e.data.state
+        for e in store.events(result.game_id, kinds=[EventKind.SIDE])
+        if e.side == "p1" and e.id >= transformed[0].id and e.data.state
+    ]
+    active = next(m for m in later[0]["foeTeam"] if m["active"])
+    assert active["species"] == "Ditto" and active["types"] == ["Normal", "Psychic"]
+    species = [m["species"] for m in later[0]["foeTeam"]]
+    assert len(species) == len(set(species))  # no Pokémon twice under the copied name
+
+
 async def test_own_side_words_follow_the_protocol(bridge, store):
     # Regression: handing Showdown's requests to @pkmn/client made it word "X, come back!" for
     # a Pokémon that had fainted and damage figures from the wrong HP.

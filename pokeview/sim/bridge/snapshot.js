@@ -32,7 +32,9 @@ function boostsOf(clientMon) {
 // A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
 function publicMon(dex, mon, side) {
   return {
-    species: mon.speciesForme,
+    // A Pokémon that used Transform keeps its own name (poke-env's too); the client's
+    // `speciesForme` is the target's, which showed Ditto as the Pokémon it copied.
+    species: mon.volatiles.transform ? mon.baseSpeciesForme : mon.speciesForme,
     active: side.active[0] === mon,
     types: [...mon.types],
     level: mon.level,
