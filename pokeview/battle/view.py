@@ -10,8 +10,12 @@ from poke_env.battle.battle import Battle
 from poke_env.data import GenData
 
 # |player| is skipped: the role is set here, and poke-env would flip it when the seat's name is
-# not the username it was given (Pokéval's cases name their players P1 and P2).
+# not the username it was given (Pokéval's cases name their players P1 and P2). Chat (`c`, `c:`,
+# `chat`) changes nothing in the battle, and poke-env refuses it (Super Staff Bros' Pokémon speak).
 _IGNORED = {
+    "c",
+    "c:",
+    "chat",
     "t:",
     "expire",
     "uhtmlchange",
