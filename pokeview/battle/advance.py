@@ -13,17 +13,23 @@ from typing import Any
 _BOOST_LIMIT = 6
 
 
+# What the last switch-in of each seat ("p1a") changed: the member it made active and that
+# member as it was before (None: the switch-in added it). Illusion's `replace` undoes it.
+_Switched = dict[str, tuple[dict[str, Any], dict[str, Any] | None]]
+
+
 def advance(state: dict[str, Any], lines: list[str], side: str) -> dict[str, Any]:
     """A copy of `side`'s snapshot with its protocol `lines` applied (the original is kept)."""
     out = dict(state)
     out["team"] = [dict(mon) for mon in state.get("team") or ()]
     out["foeTeam"] = [dict(mon) for mon in state.get("foeTeam") or ()]
+    switched: _Switched = {}
     for line in lines:
-        _apply(out, line, side)
+        _apply(out, line, side, switched)
     return out
 
 
-def _apply(state: dict[str, Any], line: str, side: str) -> None:
+def _apply(state: dict[str, Any], line: str, side: str, switched: _Switched) -> None:
     parts = line.split("|")
     if len(parts) < 2:
         return
@@ -36,8 +42,11 @@ def _apply(state: dict[str, Any], line: str, side: str) -> None:
     who = parts[2]
     own = who[:2] == side
     team = state["team"] if own else state["foeTeam"]
-    if command in ("switch", "drag", "replace") and len(parts) > 4:
-        _switch_in(team, who, parts[3], parts[4], own)
+    if command in ("switch", "drag") and len(parts) > 4:
+        switched[who[:3]] = _switch_in(team, who, parts[3], parts[4], own)
+        return
+    if command == "replace" and len(parts) > 3:
+        _reveal(team, who, parts[3], switched.pop(who[:3], None))
         return
     if command == "-cureteam":  # Heal Bell and Aromatherapy in generations 2 to 4
         for member in team:
@@ -71,7 +80,10 @@ def _apply(state: dict[str, Any], line: str, side: str) -> None:
         mon["species"] = parts[3].split(",")[0]
 
 
-def _switch_in(team: list[dict[str, Any]], who: str, details: str, hp: str, own: bool) -> None:
+def _switch_in(
+    team: list[dict[str, Any]], who: str, details: str, hp: str, own: bool
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """Make the Pokémon switching in active; returns it and what it was before (see `_reveal`)."""
     species = details.split(",")[0]
     for member in team:
         if member.get("active"):
@@ -80,14 +92,58 @@ def _switch_in(team: list[dict[str, Any]], who: str, details: str, hp: str, own:
     mon: dict[str, Any] | None = next((m for m in team if m.get("species") == species), None)
     if mon is None:
         mon = _by_name(team, who)
+    before = dict(mon) if mon is not None else None
     if mon is None:  # an opponent's Pokémon seen for the first time
-        level = next((p.strip()[1:] for p in details.split(",")[1:] if p.strip()[:1] == "L"), 100)
-        mon = {"species": species, "level": int(level), "hp": 100, "maxhp": 100, "status": ""}
-        mon["fainted"] = False
+        mon = _new_member(species, details)
         team.append(mon)
     mon["active"] = True
     mon["boosts"] = {}
     _set_hp(mon, hp)
+    return mon, before
+
+
+def _new_member(species: str, details: str) -> dict[str, Any]:
+    level = next((p.strip()[1:] for p in details.split(",")[1:] if p.strip()[:1] == "L"), 100)
+    return {
+        "species": species,
+        "level": int(level),
+        "hp": 100,
+        "maxhp": 100,
+        "status": "",
+        "fainted": False,
+    }
+
+
+def _reveal(
+    team: list[dict[str, Any]],
+    who: str,
+    details: str,
+    switched: tuple[dict[str, Any], dict[str, Any] | None] | None,
+) -> None:
+    """Illusion ends (`replace`): the active Pokémon was another in disguise. What it showed
+    (HP, status, boosts) was the real one's; the Pokémon it posed as is put back as it was
+    before that switch-in, or dropped if the switch-in added it."""
+    disguise = next((m for m in team if m.get("active")), None)
+    if disguise is None:
+        return
+    species = details.split(",")[0]
+    real = next((m for m in team if m is not disguise and m.get("species") == species), None)
+    if real is None:
+        real = _new_member(species, details)
+        team.append(real)
+    for key in ("hp", "maxhp", "status", "fainted", "boosts", "terastallized"):
+        if key in disguise:
+            real[key] = disguise[key]
+    real["active"] = True
+    if switched is not None and switched[0] is disguise:
+        before = switched[1]
+        if before is None:
+            team.remove(disguise)
+        else:
+            disguise.clear()
+            disguise.update(before, active=False)
+    else:  # switched in before the snapshot: what it was is not known here
+        disguise["active"] = False
 
 
 def _find(team: list[dict[str, Any]], who: str) -> dict[str, Any] | None:

@@ -86,3 +86,46 @@ def test_heal_bell_in_early_generations_cures_the_whole_team():
     )
     assert [m["status"] for m in after["team"]] == ["", ""]
     assert after["foeTeam"][0]["status"] == ""
+
+
+def test_illusion_revealed_puts_back_the_pokemon_it_posed_as():
+    # A foe's Zoroark switches in as Torkoal, takes damage, is revealed, then faints.
+    lines = [
+        "|switch|p2a: Torkoal|Torkoal, L88, M|100/100",
+        "|-damage|p2a: Torkoal|35/100",
+        "|replace|p2a: Zoroark|Zoroark, L80, M",
+        "|-end|p2a: Zoroark|Illusion",
+        "|faint|p2a: Zoroark",
+    ]
+    # Torkoal not seen before: the entry the switch-in added goes.
+    after = advance(state(), lines, "p1")
+    assert [(m["species"], m.get("fainted", False)) for m in after["foeTeam"]] == [
+        ("Hydreigon", False),
+        ("Zoroark", True),
+    ]
+    assert after["foeTeam"][1]["level"] == 80
+    # Torkoal seen before (on the bench at 60%): it is put back as it was.
+    before = state()
+    before["foeTeam"].append({"species": "Torkoal", "active": False, "hp": 60, "maxhp": 100})
+    after = advance(before, lines[:3], "p1")
+    hydreigon, torkoal, zoroark = after["foeTeam"]
+    assert (torkoal["hp"], torkoal["active"]) == (60, False)
+    assert (zoroark["hp"], zoroark["active"]) == (35, True) and not hydreigon["active"]
+
+
+def test_illusion_on_ones_own_side_gives_the_real_pokemon_its_hp():
+    own = state()
+    own["team"].append({"species": "Zoroark", "active": False, "hp": 150, "maxhp": 210})
+    after = advance(
+        own,
+        [
+            "|switch|p1a: Gallade|Gallade, L85, M|150/210",  # Zoroark's own HP, Gallade's name
+            "|-damage|p1a: Gallade|90/210",
+            "|replace|p1a: Zoroark|Zoroark, L84, M",
+        ],
+        "p1",
+    )
+    dachsbun, gallade, zoroark = after["team"]
+    assert (gallade["hp"], gallade["maxhp"], gallade["active"]) == (260, 260, False)
+    assert (zoroark["hp"], zoroark["maxhp"], zoroark["active"]) == (90, 210, True)
+    assert not dachsbun["active"]
