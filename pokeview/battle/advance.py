@@ -43,10 +43,10 @@ def _apply(state: dict[str, Any], line: str, side: str, switched: _Switched) -> 
     own = who[:2] == side
     team = state["team"] if own else state["foeTeam"]
     if command in ("switch", "drag") and len(parts) > 4:
-        switched[who[:3]] = _switch_in(team, who, parts[3], parts[4], own)
+        switched[who[:3]] = _switch_in(team, who, parts[3], parts[4])
         return
     if command == "replace" and len(parts) > 3:
-        _reveal(team, who, parts[3], switched.pop(who[:3], None))
+        _reveal(team, parts[3], switched.pop(who[:3], None))
         return
     if command == "-cureteam":  # Heal Bell and Aromatherapy in generations 2 to 4
         for member in team:
@@ -81,7 +81,7 @@ def _apply(state: dict[str, Any], line: str, side: str, switched: _Switched) -> 
 
 
 def _switch_in(
-    team: list[dict[str, Any]], who: str, details: str, hp: str, own: bool
+    team: list[dict[str, Any]], who: str, details: str, hp: str
 ) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """Make the Pokémon switching in active; returns it and what it was before (see `_reveal`)."""
     species = details.split(",")[0]
@@ -116,7 +116,6 @@ def _new_member(species: str, details: str) -> dict[str, Any]:
 
 def _reveal(
     team: list[dict[str, Any]],
-    who: str,
     details: str,
     switched: tuple[dict[str, Any], dict[str, Any] | None] | None,
 ) -> None:

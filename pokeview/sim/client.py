@@ -33,7 +33,6 @@ STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
 
 NULL_JSON = msgspec.Raw(b"null")  # a part the bridge sent as null
-_REQUEST = msgspec.json.Decoder(dict[str, Any] | None)
 
 
 class SideUpdate(msgspec.Struct, dict=True):
@@ -43,8 +42,8 @@ class SideUpdate(msgspec.Struct, dict=True):
     text: list[str]
     # The request and what the side knows (its state, taken at each request) come as the
     # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
-    # step's bytes), and each is decoded only for a reader: the request for the player who
-    # answers it, the state for models and people (see `events.Side`).
+    # step's bytes), and each is decoded only for a reader: the request's few fields the game
+    # loop reads (`typed_request`), the state for models and people (see `events.Side`).
     request_json: msgspec.Raw = msgspec.field(default=NULL_JSON, name="request")
     error: str | None = None
     state: msgspec.Raw = NULL_JSON
@@ -52,11 +51,6 @@ class SideUpdate(msgspec.Struct, dict=True):
     # state is then not sent whole; the request is, for the player). See store/differences.py.
     request_delta: msgspec.Raw = NULL_JSON
     state_delta: msgspec.Raw = NULL_JSON
-
-    @functools.cached_property
-    def request(self) -> dict[str, Any] | None:
-        """The whole request, for a reader that wants all of it."""
-        return _REQUEST.decode(self.request_json)
 
     @functools.cached_property
     def typed_request(self) -> Request | None:

@@ -116,7 +116,7 @@ async def first_request(bridge, p2_team: str) -> tuple[SideUpdate, list[dict]]:
             update = step.sides.get("p1")
             if update:
                 updates.append(side_payload(update))
-                if update.request and not update.request.get("wait"):
+                if update.typed_request is not None and not update.typed_request.wait:
                     return update, updates
     finally:
         channel.close()

@@ -15,18 +15,27 @@ def _json(request: dict) -> bytes:
     return msgspec.json.encode(request)
 
 
-def test_the_bridges_json_and_a_dict_give_the_same_actions_and_random_choice():
+def test_the_bridges_json_and_a_dict_read_the_same_and_the_rest_is_skipped():
     request = {
         "active": [{"moves": MOVES, "canTerastallize": "Fighting"}],
         "side": {"pokemon": TEAM},
         "rqid": 7,  # what pokeview does not read is skipped
     }
     typed = decode_request(_json(request))
-    assert typed == as_request(request)
-    assert legal_actions(typed) == legal_actions(request)
-    assert [random_choice(typed, legal_actions(typed), seed) for seed in range(40)] == [
-        random_choice(as_request(request), legal_actions(request), seed) for seed in range(40)
+    assert typed is not None and typed == as_request(request)
+    assert typed.active is not None and typed.active[0].can_terastallize == "Fighting"
+    assert [m.id for m in typed.active[0].moves] == [m["id"] for m in MOVES]
+    assert [(m.ident, m.active) for m in typed.side.pokemon] == [  # type: ignore[union-attr]
+        (m["ident"], m["active"]) for m in TEAM
     ]
+    # Switches of the team, moves with pp left and not disabled, and the same with Tera.
+    choices = [a.choice for a in legal_actions(typed)]
+    assert choices == ["move 1", "move 2", "move 1 terastallize", "move 2 terastallize",
+                       "switch 2", "switch 4"]  # fmt: skip
+    # poke-env's own order also holds Moonblast (no pp left, not disabled): drawing it is None,
+    # poke-env then decides.
+    drawn = {random_choice(typed, legal_actions(typed), seed) for seed in range(40)}
+    assert None in drawn and drawn - {None} <= set(range(len(choices))) and len(drawn) > 2
 
 
 def test_values_showdown_gives_in_more_than_one_type_are_read_by_their_truth():
