@@ -23,6 +23,7 @@ import msgspec
 
 from pokeview import config_files, paths
 from pokeview.errors import PokeviewError
+from pokeview.players.llm.secrets import checked_key
 
 PRICE_KEYS = ("input", "cached_input", "cache_write", "output")
 TIMEOUT_KEYS = ("connect", "first_token", "total")
@@ -56,11 +57,12 @@ class ModelSpec:
         if not self.api_key_env:
             return None
         key = os.environ.get(self.api_key_env)
+        where = f"player '{self.name}' reads its API key from ${self.api_key_env}"
         if not key:
-            raise PokeviewError(
-                f"player '{self.name}' reads its API key from ${self.api_key_env}, which is not set"
-            )
-        return key
+            raise PokeviewError(f"{where}, which is not set")
+        # A `.env` line's or a secret file's newline is dropped; a key no header can carry is
+        # refused here, before an HTTP library's error could show it.
+        return checked_key(key, where)
 
     def describe(self) -> dict[str, Any]:
         """Settings stored with each game: everything but the key (only its variable's name)."""

@@ -24,15 +24,20 @@ The model id picks a behaviour, for tests:
   loopback-echo-key         echoes the request's API key back, as a careless or hostile provider
                             might: in an error body, in a stream line that is not JSON, split
                             across reasoning chunks, and in the answer (in turn, per request)
+  loopback-echo-key-forms   the same, in the spellings libraries and providers use: repr-escaped
+                            (`b'Bearer sk-…'`), URL-encoded, base64 of the key, of `Bearer key`
+                            and of Basic auth's `user:key` (in turn, per request)
 """
 
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import hashlib
 import re
 import threading
+import urllib.parse
 from collections import Counter
 from typing import Any
 
@@ -154,6 +159,11 @@ class LoopbackModel:
         if model == "loopback-echo-key" and calls % 3 == 1:
             await self._plain(writer, 500, f'{{"error": "no good: {key}"}}'.encode())
             return
+        forms = _key_forms(key)
+        if model == "loopback-echo-key-forms" and calls % 3 == 1:
+            said = f"Illegal header value {forms['bytes']}; retry with ?key={forms['url']}"
+            await self._plain(writer, 500, orjson.dumps({"error": said}))
+            return
         writer.write(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
             b"Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
@@ -196,6 +206,18 @@ class LoopbackModel:
                 for delta in deltas:
                     await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
                 await self._chunk(writer, f"<html>upstream failed for {key}</html>")
+                return
+        if model == "loopback-echo-key-forms":
+            bearer = forms["bearer64"]
+            deltas = [
+                {"reasoning_content": f"my header was {bearer[:9]}"},
+                {"reasoning_content": f"{bearer[9:]}, or {forms['url_plus']} in a query"},
+            ]
+            answer += f" Basic {forms['basic64']}, {forms['repr']}, {forms['key64']}."
+            if calls % 3 == 2:
+                for delta in deltas:
+                    await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
+                await self._chunk(writer, f"upstream failed: {forms['repr']} {forms['basic64']}")
                 return
         for delta in deltas:
             if model == "loopback-slow":
@@ -245,6 +267,20 @@ class LoopbackModel:
         options = moves or actions
         digest = hashlib.sha256("".join(m.get("content", "") for m in messages).encode()).digest()
         return options[digest[0] % len(options)]
+
+
+def _key_forms(key: str) -> dict[str, str]:
+    """The spellings of a key loopback-echo-key-forms sends back."""
+    b64 = base64.b64encode
+    return {
+        "bytes": repr(f"Bearer {key}".encode()),
+        "repr": repr(key),
+        "url": urllib.parse.quote(key, safe=""),
+        "url_plus": urllib.parse.quote_plus(key),
+        "key64": b64(key.encode()).decode(),
+        "bearer64": b64(f"Bearer {key}".encode()).decode(),
+        "basic64": b64(f"pokeview:{key}".encode()).decode(),
+    }
 
 
 def _last_actions(messages: list[dict[str, Any]]) -> list[tuple[str, str]]:

@@ -4,8 +4,9 @@ Reasoning arrives in the fields providers use (`reasoning_content`, `reasoning`,
 <think>…</think> in the content); the answer is the rest of the content. Usage is read from the
 final chunk when the provider sends it. The API key goes in a header and nowhere else. Every text
 that comes back from the provider (error bodies, stream lines, reasoning, answers, the model name)
-has the key's value replaced by *** before anything keeps or shows it, also when the key arrives
-split across stream chunks.
+has the key replaced by *** (in every spelling, see `secrets`) before anything keeps or shows it,
+also when the key arrives split across stream chunks; an error in sending the request, whose
+text could quote the Authorization header, is kept by its type's name alone.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import httpx
 import orjson
 
 from pokeview.players.llm.config import ModelSpec
+from pokeview.players.llm.secrets import Scrubber, scrub
 from pokeview.players.llm.usage import Usage, parse_usage
 
 OnText = Callable[[str], None]
@@ -80,26 +82,6 @@ class _ThinkSplitter:
 
 
 @dataclass
-class _KeyScrubber:
-    """Replaces the key in streamed text, holding back a tail that could be the key's start."""
-
-    key: str | None
-    pending: str = ""
-
-    def feed(self, text: str) -> str:
-        if not self.key:
-            return text
-        text = _scrub(self.pending + text, self.key)
-        keep = next((n for n in range(len(self.key) - 1, 0, -1) if text.endswith(self.key[:n])), 0)
-        self.pending = text[len(text) - keep :] if keep else ""
-        return text[: len(text) - keep]
-
-    def flush(self) -> str:
-        rest, self.pending = self.pending, ""
-        return rest
-
-
-@dataclass
 class ChatClient:
     spec: ModelSpec
     http: httpx.AsyncClient | None = None
@@ -150,7 +132,7 @@ class ChatClient:
             async with asyncio.timeout(self.spec.timeout("total")):
                 return await self._stream(messages, headers, started, on_reasoning, on_content, key)
         except ProviderError as exc:
-            exc.message = _scrub(exc.message, key)  # whatever part of it came from the provider
+            exc.message = scrub(exc.message, key)  # whatever part of it came from the provider
             raise
         except TimeoutError:
             raise ProviderError(
@@ -160,9 +142,14 @@ class ChatClient:
             raise ProviderError(
                 "timeout", f"{type(exc).__name__} after waiting for the provider", True
             ) from None
+        except (httpx.LocalProtocolError, UnicodeError) as exc:
+            # The request itself could not be sent: its text may quote a header, the key's.
+            raise ProviderError(
+                "client", f"the request could not be sent ({type(exc).__name__})", False
+            ) from None
         except (httpx.TransportError, httpx.StreamError) as exc:
             raise ProviderError(
-                "connection", _scrub(f"{type(exc).__name__}: {exc}", key), True
+                "connection", scrub(f"{type(exc).__name__}: {exc}", key), True
             ) from None
 
     async def _stream(
@@ -174,10 +161,10 @@ class ChatClient:
         ) as resp:
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
-                raise _http_error(resp, _scrub(raw, key))
+                raise _http_error(resp, scrub(raw, key))
             content, reasoning = [], []
             splitter = _ThinkSplitter()
-            scrub_said, scrub_think = _KeyScrubber(key), _KeyScrubber(key)
+            scrub_said, scrub_think = Scrubber(key), Scrubber(key)
             usage: Usage | None = None
             model = finish = None
             first_token: float | None = None
@@ -191,18 +178,18 @@ class ChatClient:
                     chunk = orjson.loads(data)
                 except orjson.JSONDecodeError:
                     raise ProviderError(
-                        "bad-response", f"not JSON in the stream: {_scrub(data, key)[:80]!r}", True
+                        "bad-response", f"not JSON in the stream: {scrub(data, key)[:80]!r}", True
                     ) from None
                 if not isinstance(chunk, dict):
                     raise ProviderError("bad-response", "a stream chunk is not an object", True)
                 if chunk.get("error"):
-                    raise ProviderError("server", _scrub(str(chunk["error"]), key)[:300], True)
-                model = _scrub(str(chunk.get("model") or ""), key) or model
+                    raise ProviderError("server", scrub(str(chunk["error"]), key)[:300], True)
+                model = scrub(str(chunk.get("model") or ""), key) or model
                 if chunk.get("usage"):
                     usage = parse_usage(chunk["usage"])
                 for choice in chunk.get("choices") or ():
                     delta = choice.get("delta") or {}
-                    finish = _scrub(str(choice.get("finish_reason") or ""), key) or finish
+                    finish = scrub(str(choice.get("finish_reason") or ""), key) or finish
                     think = delta.get("reasoning_content") or delta.get("reasoning") or ""
                     if not isinstance(think, str):
                         think = ""
@@ -238,10 +225,6 @@ class ChatClient:
                 first_token_ms=first_token,
                 finish_reason=finish,
             )
-
-
-def _scrub(text: str, key: str | None) -> str:
-    return text.replace(key, "***") if key else text
 
 
 def _http_error(resp: httpx.Response, body: str) -> ProviderError:
