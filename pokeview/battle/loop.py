@@ -176,9 +176,17 @@ class _Game:
             return self.fail(str(exc), status="interrupted")
         except PlayerFailed as exc:
             return self.fail(str(exc))
+        except _HarnessFailed as exc:
+            return self.fail(str(exc), status="interrupted")
         except (KeyError, ValueError, TypeError, AttributeError, IndexError) as exc:
             # A gap in following the battle (poke-env's view, say) ends this game, not the run.
             return self.fail(f"pokeview could not follow the battle: {exc!r}")
+        except PokeviewError:
+            raise
+        except Exception as exc:
+            # Anything else is pokeview's own failure in this game: it is interrupted (played
+            # again by a run) with its reason, and the run goes on.
+            return self.fail(f"pokeview failed in this game: {_said(exc)}", status="interrupted")
         except asyncio.CancelledError:
             # Left in the middle (a person quit, Ctrl-C, SIGTERM): kept as it is, as interrupted;
             # a person's game is resumed from there, a run's is played again from its seed.
@@ -315,29 +323,47 @@ class _Game:
         )
 
     async def decide(self, side: str, refusal: str | None) -> None:
-        ctx = self.context(side, refusal)
-        started = time.perf_counter()
+        """A decision's task: whatever it raises ends the game through `over`, never escapes
+        the task (an exception left in a task is never seen, and the game waited for ever)."""
         try:
-            decision = await self.players[side].decide(ctx)
+            ctx = self.context(side, refusal)
+            started = time.perf_counter()
+            try:
+                decision = await self.players[side].decide(ctx)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self.decision_failed(side, exc)
+                return
+            self.decided(side, ctx, decision, started)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            self.decision_failed(side, exc)
-            return
-        self.decided(side, ctx, decision, started)
+            self.bookkeeping_failed(side, exc)
 
     def decide_at_once(
         self, side: str, refusal: str | None, decide_now: Callable[[DecisionContext], Decision]
     ) -> None:
         """`decide` for a player whose choice is a plain function call (the bots)."""
-        ctx = self.context(side, refusal)
-        started = time.perf_counter()
         try:
-            decision = decide_now(ctx)
+            ctx = self.context(side, refusal)
+            started = time.perf_counter()
+            try:
+                decision = decide_now(ctx)
+            except Exception as exc:
+                self.decision_failed(side, exc)
+                return
+            self.decided(side, ctx, decision, started)
         except Exception as exc:
-            self.decision_failed(side, exc)
-            return
-        self.decided(side, ctx, decision, started)
+            self.bookkeeping_failed(side, exc)
+
+    def bookkeeping_failed(self, side: str, exc: Exception) -> None:
+        """pokeview itself failed around a decision (asking for it, recording it, sending it):
+        not the player's doing, so the game is interrupted and a run plays it again."""
+        player = self.players[side]
+        self.end_with_error(
+            _HarnessFailed(f"pokeview failed at a decision of {player.name} ({side}): {_said(exc)}")
+        )
 
     def decision_failed(self, side: str, exc: Exception) -> None:
         if isinstance(exc, InputLogEnds):  # a recorded game that ended in a forfeit or on time
@@ -462,6 +488,16 @@ class _Game:
             error,
             {s: self.players[s].name for s in SIDES},
         )
+
+
+class _HarnessFailed(Exception):
+    """pokeview's own bookkeeping failed in a game: the game is interrupted, not an error."""
+
+
+def _said(exc: BaseException) -> str:
+    """An exception as one short line, for a game's reason."""
+    text = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return text if len(text) <= 300 else text[:299] + "…"
 
 
 def side_payload(update: SideUpdate) -> ev.Side:

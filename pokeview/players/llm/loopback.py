@@ -27,6 +27,11 @@ The model id picks a behaviour, for tests:
   loopback-echo-key-forms   the same, in the spellings libraries and providers use: repr-escaped
                             (`b'Bearer sk-…'`), URL-encoded, base64 of the key, of `Bearer key`
                             and of Basic auth's `user:key` (in turn, per request)
+  loopback-huge-usage       reports 1e30 prompt and completion tokens (a float past any integer)
+  loopback-bad-usage        usage whose details are lists and whose counts are strings, negative
+  loopback-bad-chunk-content / -choices / -delta / -choice
+                            every other request, a chunk of the wrong shape (`content: 12345`,
+                            `choices` an object, `delta` a string, a choice a number), then normal
 """
 
 from __future__ import annotations
@@ -44,6 +49,13 @@ from typing import Any
 import orjson
 
 _ACTION_LINE = re.compile(r"^(\d+)\. (.+)$", re.MULTILINE)
+# What loopback-bad-chunk-* sends instead of a chunk's choices.
+_BAD_CHUNKS: dict[str, dict[str, Any]] = {
+    "bad-chunk-content": {"choices": [{"index": 0, "delta": {"content": 12345}}]},
+    "bad-chunk-choices": {"choices": {"index": 0, "delta": {"content": "ACTION: 1"}}},
+    "bad-chunk-delta": {"choices": [{"index": 0, "delta": "ACTION: 1"}]},
+    "bad-chunk-choice": {"choices": [7]},
+}
 
 
 def _tokens(text: str) -> int:
@@ -198,6 +210,10 @@ class LoopbackModel:
             deltas = [{field: piece} for piece in reasons]
         if model == "loopback-slow":
             deltas = [{"reasoning_content": f"step {n}: weighing the options. "} for n in range(12)]
+        if model.startswith("loopback-bad-chunk-") and calls % 2 == 1:
+            await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": deltas[0]}]})
+            await self._chunk(writer, {**base, **_BAD_CHUNKS[model.removeprefix("loopback-")]})
+            return
         if model == "loopback-echo-key":
             half = len(key) // 2
             deltas = [{"reasoning_content": f"my key is {key[:half]}"}, {"reasoning": key[half:]}]
@@ -251,6 +267,13 @@ class LoopbackModel:
                 "completion_tokens_details": {"reasoning_tokens": reasoning},
                 "estimated": True,  # characters ÷ 4, not a tokenizer's count: say so
             }
+            if model == "loopback-huge-usage":
+                usage.update(prompt_tokens=1e30, completion_tokens=1e30, total_tokens=2e30)
+            if model == "loopback-bad-usage":
+                usage.update(
+                    prompt_tokens="12", completion_tokens=-5, prompt_tokens_details=[cached]
+                )
+                usage["completion_tokens_details"] = "none"
             await self._chunk(writer, {**base, "choices": [], "usage": usage})
         await self._chunk(writer, "[DONE]")
         writer.write(b"0\r\n\r\n")

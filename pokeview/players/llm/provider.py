@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+import msgspec
 import orjson
 
 from pokeview.players.llm.config import ModelSpec
@@ -174,26 +175,19 @@ class ChatClient:
                 data = line[5:].strip()
                 if data == "[DONE]":
                     break
-                try:
-                    chunk = orjson.loads(data)
-                except orjson.JSONDecodeError:
-                    raise ProviderError(
-                        "bad-response", f"not JSON in the stream: {scrub(data, key)[:80]!r}", True
-                    ) from None
-                if not isinstance(chunk, dict):
-                    raise ProviderError("bad-response", "a stream chunk is not an object", True)
-                if chunk.get("error"):
-                    raise ProviderError("server", scrub(str(chunk["error"]), key)[:300], True)
-                model = scrub(str(chunk.get("model") or ""), key) or model
-                if chunk.get("usage"):
-                    usage = parse_usage(chunk["usage"])
-                for choice in chunk.get("choices") or ():
-                    delta = choice.get("delta") or {}
-                    finish = scrub(str(choice.get("finish_reason") or ""), key) or finish
-                    think = delta.get("reasoning_content") or delta.get("reasoning") or ""
+                chunk = _chunk(data, key)
+                if chunk.error:
+                    raise ProviderError("server", scrub(str(chunk.error), key)[:300], True)
+                model = scrub(str(chunk.model or ""), key) or model
+                if chunk.usage:
+                    usage = parse_usage(chunk.usage)
+                for choice in chunk.choices or ():
+                    delta = choice.delta or _Delta()
+                    finish = scrub(str(choice.finish_reason or ""), key) or finish
+                    think = delta.reasoning_content or delta.reasoning or ""
                     if not isinstance(think, str):
                         think = ""
-                    said, more_think = splitter.feed(delta.get("content") or "")
+                    said, more_think = splitter.feed(delta.content or "")
                     said, think = scrub_said.feed(said), scrub_think.feed(think + more_think)
                     if (think or said) and first_token is None:
                         first_token = (time.perf_counter() - started) * 1000
@@ -225,6 +219,37 @@ class ChatClient:
                 first_token_ms=first_token,
                 finish_reason=finish,
             )
+
+
+# A stream chunk as read: a field of the wrong type (`content: 12345`, `choices` an object) is a
+# bad response, asked again, not a crash. Reasoning fields stay loose: providers put other things
+# there (null, objects), which are skipped.
+class _Delta(msgspec.Struct):
+    content: str | None = None
+    reasoning_content: Any = None
+    reasoning: Any = None
+
+
+class _Choice(msgspec.Struct):
+    delta: _Delta | None = None
+    finish_reason: Any = None
+
+
+class _Chunk(msgspec.Struct):
+    choices: list[_Choice] | None = None
+    usage: Any = None  # read by parse_usage, which takes what has the right shape
+    model: Any = None
+    error: Any = None
+
+
+def _chunk(data: str, key: str | None) -> _Chunk:
+    try:
+        return msgspec.convert(orjson.loads(data), _Chunk)
+    except orjson.JSONDecodeError:
+        said = f"not JSON in the stream: {scrub(data, key)[:80]!r}"
+    except msgspec.ValidationError as exc:
+        said = f"a stream chunk of the wrong shape: {scrub(str(exc), key)[:200]}"
+    raise ProviderError("bad-response", said, True)
 
 
 def _http_error(resp: httpx.Response, body: str) -> ProviderError:

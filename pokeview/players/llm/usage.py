@@ -33,20 +33,33 @@ class Usage:
         return cls(**data) if data else None
 
 
+# A provider's count is kept up to this (a billion tokens, far past any request's): 1e30 or 2**70
+# reported by a broken or hostile provider would not fit the record's integers.
+MAX_TOKENS = 10**9
+
+
 def astuple(u: Usage) -> tuple[int, ...]:
     return (u.input, u.cached_input, u.cache_write, u.output, u.reasoning)
 
 
 def _int(value: Any) -> int:
-    return int(value) if isinstance(value, int | float) else 0
+    """A token count as reported: a number (not a bool, not NaN), clamped to 0..MAX_TOKENS."""
+    if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
+        return 0
+    return int(min(max(value, 0), MAX_TOKENS))
 
 
-def parse_usage(raw: dict[str, Any] | None) -> Usage | None:
-    """OpenAI's usage object and the common variants (Anthropic- and DeepSeek-style fields)."""
-    if not raw:
+def _object(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def parse_usage(raw: Any) -> Usage | None:
+    """OpenAI's usage object and the common variants (Anthropic- and DeepSeek-style fields);
+    a field of the wrong shape counts as not reported."""
+    if not raw or not isinstance(raw, dict):
         return None
     prompt = _int(raw.get("prompt_tokens") or raw.get("input_tokens"))
-    details = raw.get("prompt_tokens_details") or raw.get("input_tokens_details") or {}
+    details = _object(raw.get("prompt_tokens_details") or raw.get("input_tokens_details"))
     cached = _int(details.get("cached_tokens"))
     cached = (
         cached
@@ -57,8 +70,9 @@ def parse_usage(raw: dict[str, Any] | None) -> Usage | None:
     if "cache_read_input_tokens" in raw and "prompt_tokens" not in raw:
         prompt += cached + write  # Anthropic counts cache reads and writes outside input_tokens
     output = _int(raw.get("completion_tokens") or raw.get("output_tokens"))
-    out_details = raw.get("completion_tokens_details") or raw.get("output_tokens_details") or {}
+    out_details = _object(raw.get("completion_tokens_details") or raw.get("output_tokens_details"))
     reasoning = _int(out_details.get("reasoning_tokens"))
+    prompt = min(prompt, MAX_TOKENS)  # Anthropic's sum, too
     return Usage(prompt, cached, write, output, reasoning, estimated=raw.get("estimated") is True)
 
 
