@@ -63,6 +63,10 @@ def identity(described: dict[str, Any]) -> dict[str, Any]:
     if kept.get("player") == "loopback" and base_url.startswith("http://127.0.0.1:"):
         kept.pop("base_url")  # recorded before stand-ins were marked as such
     kept.pop("stand_in", None)
+    if base_url:  # recorded before credentials in the address were left out
+        from pokeview.players.llm.secrets import without_credentials
+
+        kept["base_url"] = without_credentials(base_url)
     return kept
 
 

@@ -105,3 +105,30 @@ def test_a_key_a_header_cannot_carry_is_refused_in_one_line(tmp_path, key):
     assert "player 'echo'" in line and "$ECHO_KEY" in line and "cannot carry" in line
     assert _leaks(run.stdout + run.stderr) == [] and "ключ" not in run.stderr
     assert not db.exists() or _leaks(_stored(db)) == []
+
+
+def test_credentials_in_the_base_url_are_neither_stored_nor_shown(tmp_path):
+    server = LoopbackModel().start_in_thread()
+    password = "pa55-w0rd-Qx7"
+    address = server.base_url.replace("http://", f"http://pokeuser:{password}@")
+    table = {"model": "loopback", "retry_backoff": 0.0}
+    players = write_players(tmp_path / "players.toml", address, cred=table)
+    db = tmp_path / "x.db"
+    common = ("--db", str(db), "--players", str(players))
+    played = pokeview(
+        "battle", "--p1", "llm:cred", "--p2", "random", "--seed", "c", "--turn-limit", "2", *common
+    )  # fmt: skip
+    listed = pokeview("players", "--players", str(players))
+    exported = pokeview("export", "1", "--format", "json", "--db", str(db))
+    server.stop_thread()
+    assert played.returncode == 0, played.stderr
+    assert server.calls["loopback"] >= 1  # the credentials were still used to reach it
+    assert f"at {server.base_url.replace('http://', 'http://***@')}" in listed.stdout
+    for text in (
+        played.stdout,
+        played.stderr,
+        listed.stdout,
+        exported.stdout,
+        _stored(db).decode("latin-1"),
+    ):
+        assert password not in text and "pokeuser" not in text

@@ -84,3 +84,16 @@ def test_a_key_a_header_cannot_carry_is_refused_in_one_line_without_the_key(raw)
     said = str(caught.value)
     assert said.startswith("player 'p' reads its API key from $K, which holds")
     assert "\n" not in said and "ключ" not in said and "sk-" not in said
+
+
+def test_credentials_leave_an_address_and_are_scrubbed():
+    from pokeview.players.llm.secrets import url_secrets, without_credentials
+
+    url = "https://us%40er:p%3Ass@api.example.com:8443/v1"
+    assert without_credentials(url) == "https://***@api.example.com:8443/v1"
+    assert without_credentials("https://api.example.com/v1") == "https://api.example.com/v1"
+    said = "failed for https://us%40er:p%3Ass@api.example.com, user us@er, password p:ss"
+    assert (
+        scrub(said, *url_secrets(url))
+        == "failed for https://***@api.example.com, user ***, password ***"
+    )

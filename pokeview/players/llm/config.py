@@ -23,7 +23,7 @@ import msgspec
 
 from pokeview import config_files, paths
 from pokeview.errors import PokeviewError
-from pokeview.players.llm.secrets import checked_key
+from pokeview.players.llm.secrets import checked_key, url_secrets, without_credentials
 
 PRICE_KEYS = ("input", "cached_input", "cache_write", "output")
 TIMEOUT_KEYS = ("connect", "first_token", "total")
@@ -64,12 +64,22 @@ class ModelSpec:
         # refused here, before an HTTP library's error could show it.
         return checked_key(key, where)
 
+    @property
+    def shown_url(self) -> str:
+        return without_credentials(self.base_url)
+
+    def secrets(self) -> tuple[str, ...]:
+        """What texts from the provider are scrubbed of: the key, the address's credentials."""
+        key = self.api_key()
+        return (*((key,) if key else ()), *url_secrets(self.base_url))
+
     def describe(self) -> dict[str, Any]:
         """Settings stored with each game: everything but the key (only its variable's name)."""
         return {
             "kind": "llm",
             "player": self.name,
-            **({"stand_in": True} if self.stand_in else {"base_url": self.base_url}),
+            # a user and password written into the address are not stored (nor shown)
+            **({"stand_in": True} if self.stand_in else {"base_url": self.shown_url}),
             "model": self.model,
             "api_key_env": self.api_key_env,
             "reasoning_effort": self.reasoning_effort,

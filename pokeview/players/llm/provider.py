@@ -125,15 +125,18 @@ class ChatClient:
         on_content: OnText | None = None,
     ) -> Completion:
         key = self.spec.api_key()
+        secrets = self.spec.secrets()
         headers = {"Accept": "text/event-stream"}
         if key:
             headers["Authorization"] = f"Bearer {key}"
         started = time.perf_counter()
         try:
             async with asyncio.timeout(self.spec.timeout("total")):
-                return await self._stream(messages, headers, started, on_reasoning, on_content, key)
+                return await self._stream(
+                    messages, headers, started, on_reasoning, on_content, secrets
+                )
         except ProviderError as exc:
-            exc.message = scrub(exc.message, key)  # whatever part of it came from the provider
+            exc.message = scrub(exc.message, *secrets)  # whatever part of it came from the provider
             raise
         except TimeoutError:
             raise ProviderError(
@@ -150,11 +153,11 @@ class ChatClient:
             ) from None
         except (httpx.TransportError, httpx.StreamError) as exc:
             raise ProviderError(
-                "connection", scrub(f"{type(exc).__name__}: {exc}", key), True
+                "connection", scrub(f"{type(exc).__name__}: {exc}", *secrets), True
             ) from None
 
     async def _stream(
-        self, messages, headers, started, on_reasoning, on_content, key=None
+        self, messages, headers, started, on_reasoning, on_content, secrets=()
     ) -> Completion:
         url = f"{self.spec.base_url}/chat/completions"
         async with self._client().stream(
@@ -162,10 +165,10 @@ class ChatClient:
         ) as resp:
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
-                raise _http_error(resp, scrub(raw, key))
+                raise _http_error(resp, scrub(raw, *secrets))
             content, reasoning = [], []
             splitter = _ThinkSplitter()
-            scrub_said, scrub_think = Scrubber(key), Scrubber(key)
+            scrub_said, scrub_think = Scrubber(*secrets), Scrubber(*secrets)
             usage: Usage | None = None
             model = finish = None
             first_token: float | None = None
@@ -175,15 +178,15 @@ class ChatClient:
                 data = line[5:].strip()
                 if data == "[DONE]":
                     break
-                chunk = _chunk(data, key)
+                chunk = _chunk(data, secrets)
                 if chunk.error:
-                    raise ProviderError("server", scrub(str(chunk.error), key)[:300], True)
-                model = scrub(str(chunk.model or ""), key) or model
+                    raise ProviderError("server", scrub(str(chunk.error), *secrets)[:300], True)
+                model = scrub(str(chunk.model or ""), *secrets) or model
                 if chunk.usage:
                     usage = parse_usage(chunk.usage)
                 for choice in chunk.choices or ():
                     delta = choice.delta or _Delta()
-                    finish = scrub(str(choice.finish_reason or ""), key) or finish
+                    finish = scrub(str(choice.finish_reason or ""), *secrets) or finish
                     think = delta.reasoning_content or delta.reasoning or ""
                     if not isinstance(think, str):
                         think = ""
@@ -242,13 +245,13 @@ class _Chunk(msgspec.Struct):
     error: Any = None
 
 
-def _chunk(data: str, key: str | None) -> _Chunk:
+def _chunk(data: str, secrets: tuple[str, ...]) -> _Chunk:
     try:
         return msgspec.convert(orjson.loads(data), _Chunk)
     except orjson.JSONDecodeError:
-        said = f"not JSON in the stream: {scrub(data, key)[:80]!r}"
+        said = f"not JSON in the stream: {scrub(data, *secrets)[:80]!r}"
     except msgspec.ValidationError as exc:
-        said = f"a stream chunk of the wrong shape: {scrub(str(exc), key)[:200]}"
+        said = f"a stream chunk of the wrong shape: {scrub(str(exc), *secrets)[:200]}"
     raise ProviderError("bad-response", said, True)
 
 

@@ -6,9 +6,10 @@ sent: `repr`-escaped (`'sk-…\\n'`, `b'Bearer sk-\\xd0…'`), JSON-escaped, URL
 ***; `Scrubber` does the same to text that arrives in pieces (a stream), holding back a tail that
 could be the start of one. `checked_key` is how a key read from the environment is made fit to
 send: surrounding whitespace stripped, and refused (one line naming where it came from, never
-the key) when it still holds a character an HTTP header cannot carry.
+the key) when it still holds a character an HTTP header cannot carry. `without_credentials`
+and `url_secrets` do the same for a user and password written into a base URL.
 
-Used by every provider client; keep its three names and their signatures stable.
+Used by every provider client; keep these names and their signatures stable.
 """
 
 from __future__ import annotations
@@ -42,6 +43,26 @@ def checked_key(value: str, where: str) -> str:
             "or one outside ASCII); check the variable's value"
         )
     return key
+
+
+def without_credentials(url: str) -> str:
+    """`url` as it may be stored or shown: a user and password in it (`https://user:pass@host`)
+    become ***."""
+    parts = urllib.parse.urlsplit(url)
+    if "@" not in parts.netloc:
+        return url
+    return urllib.parse.urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+
+
+def url_secrets(url: str) -> tuple[str, ...]:
+    """The user and password in `url`, as written and decoded, for `scrub`."""
+    parts = urllib.parse.urlsplit(url)
+    userinfo = parts.netloc.rpartition("@")[0]
+    if not userinfo:
+        return ()
+    found = {userinfo, *userinfo.split(":", 1)}
+    found |= {urllib.parse.unquote(f) for f in found}
+    return tuple(f for f in found if f)
 
 
 def scrub(text: str, *secrets: str | None) -> str:
