@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.llm.provider import ANSWER_CAP, REASONING_CAP
 from pokeview.players.llm.usage import MAX_TOKENS
 from tests.helpers import game, llm
 
@@ -75,3 +76,30 @@ async def test_a_decision_the_record_cannot_keep_interrupts_its_game(bridge, sto
     assert "64-bit" in result.error
     row = store.game(result.game_id)
     assert row.status == "interrupted" and row.error == result.error
+
+
+async def test_a_runaway_answer_is_kept_and_sent_again_only_up_to_its_cap(bridge, store, loopback):
+    # A 5 MB answer was stored four times per decision (attempt, answer, conversation, events)
+    # and sent again in every later request.
+
+    result = await _game(bridge, store, llm(loopback, "loopback-huge-answer"), "huge", 4)
+    assert result.status == "finished", result.error
+    decisions = store.decisions(result.game_id, "p1")
+    assert len(decisions) >= 2 and all(d.how == "answer" for d in decisions)  # its ACTION read
+    for d in decisions:
+        answer, reasoning = d.detail["answer"], d.detail["reasoning"]
+        assert len(answer) < ANSWER_CAP + 200 and len(reasoning) < REASONING_CAP + 200
+        assert "characters of this answer cut by pokeview" in answer
+        assert "characters of this reasoning cut by pokeview" in reasoning
+        assert answer.endswith("REASON: It looks like the best option here.")
+        assert d.detail["attempts"][-1]["content"] == answer
+        assert [m for m in d.detail["messages"] if m["role"] == "assistant"][-1][
+            "content"
+        ] == answer
+    streamed = [e for e in store.events(result.game_id) if e.kind in ("answer", "reasoning")]
+    assert (
+        sum(len(e.data.delta) for e in streamed)
+        < len(decisions) * (ANSWER_CAP + REASONING_CAP) * 1.1
+    )
+    sent = [r for r in loopback.requests if r["model"] == "loopback-huge-answer"][-1]["messages"]
+    assert all(len(m["content"]) < ANSWER_CAP + 200 for m in sent if m["role"] == "assistant")

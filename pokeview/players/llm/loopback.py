@@ -27,6 +27,7 @@ The model id picks a behaviour, for tests:
   loopback-echo-key-forms   the same, in the spellings libraries and providers use: repr-escaped
                             (`b'Bearer sk-…'`), URL-encoded, base64 of the key, of `Bearer key`
                             and of Basic auth's `user:key` (in turn, per request)
+  loopback-huge-answer      5 MB of answer before its ACTION line, after 1 MB of reasoning
   loopback-huge-usage       reports 1e30 prompt and completion tokens (a float past any integer)
   loopback-bad-usage        usage whose details are lists and whose counts are strings, negative
   loopback-bad-chunk-content / -choices / -delta / -choice
@@ -235,13 +236,19 @@ class LoopbackModel:
                     await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
                 await self._chunk(writer, f"upstream failed: {forms['repr']} {forms['basic64']}")
                 return
+        if model == "loopback-huge-answer":  # a runaway model: megabytes, then its answer
+            filler = "The board is complicated and I keep thinking about it. "
+            deltas += [{"reasoning_content": filler * 1200} for _ in range(16)]
+            answer = filler * 90_000 + "\n" + answer
         for delta in deltas:
             if model == "loopback-slow":
                 await asyncio.sleep(0.25)
             await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
             if model == "loopback-drop":
                 return  # the connection closes without the end of the stream
-        for part in (answer[: len(answer) // 2], answer[len(answer) // 2 :]):
+        half = max(len(answer) // 2, 1)
+        step = min(half, 65_536)
+        for part in (answer[n : n + step] for n in range(0, len(answer), step)):
             await self._chunk(
                 writer, {**base, "choices": [{"index": 0, "delta": {"content": part}}]}
             )

@@ -82,6 +82,64 @@ class _ThinkSplitter:
         return ("", rest) if self.inside else (rest, "")
 
 
+# What is kept of one answer and of one reasoning, in characters. An answer is sent back in every
+# later request of the game and stored four times (attempt, answer, conversation, live events):
+# PokéBench's answer is two lines, so 64 KiB (~16k tokens) is only ever passed by a runaway model,
+# whose megabytes would otherwise be paid for again at each decision. Reasoning is stored, not
+# sent back; 256 KiB is ~64k tokens, more than any provider's reasoning summary. Past its cap a
+# text keeps its first and last halves (the ACTION line comes last) with a note between.
+ANSWER_CAP = 64 * 1024
+REASONING_CAP = 256 * 1024
+
+
+@dataclass
+class _Capped:
+    """A streamed text kept up to `cap` characters: its start as it comes (also passed on live),
+    and a rolling end, joined by a note saying how much was cut."""
+
+    cap: int
+    what: str  # "answer" or "reasoning", for the note
+    head: list[str] = field(default_factory=list)
+    head_len: int = 0
+    tail: list[str] = field(default_factory=list)
+    tail_len: int = 0
+    cut: int = 0
+
+    def add(self, text: str) -> str:
+        """Keep `text`; return the part of it that may be shown now (within the start)."""
+        room = self.cap // 2 - self.head_len
+        live = text[: max(room, 0)]
+        if live:
+            self.head.append(live)
+            self.head_len += len(live)
+        rest = text[len(live) :]
+        if rest:
+            self.tail.append(rest)
+            self.tail_len += len(rest)
+            if self.tail_len > self.cap:  # trimmed in steps, so each character is copied ~twice
+                end = "".join(self.tail)[-(self.cap // 2) :]
+                self.cut += self.tail_len - len(end)
+                self.tail, self.tail_len = [end], len(end)
+        return live
+
+    def rest(self) -> str:
+        """What `add` held back, for the end of the stream: the note and the end."""
+        end = "".join(self.tail)
+        if self.tail_len > self.cap // 2:
+            self.cut += self.tail_len - self.cap // 2
+            end = end[-(self.cap // 2) :]
+        if self.cut:
+            end = (
+                f"\n[… {self.cut:,} characters of this {self.what} cut by pokeview, which keeps "
+                f"the first and last {self.cap // 2:,} …]\n{end}"
+            )
+        self.tail, self.tail_len = [end], len(end)
+        return end
+
+    def text(self) -> str:
+        return "".join(self.head) + "".join(self.tail)
+
+
 @dataclass
 class ChatClient:
     spec: ModelSpec
@@ -166,7 +224,7 @@ class ChatClient:
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
                 raise _http_error(resp, scrub(raw, *secrets))
-            content, reasoning = [], []
+            content, reasoning = _Capped(ANSWER_CAP, "answer"), _Capped(REASONING_CAP, "reasoning")
             splitter = _ThinkSplitter()
             scrub_said, scrub_think = Scrubber(*secrets), Scrubber(*secrets)
             usage: Usage | None = None
@@ -194,19 +252,16 @@ class ChatClient:
                     said, think = scrub_said.feed(said), scrub_think.feed(think + more_think)
                     if (think or said) and first_token is None:
                         first_token = (time.perf_counter() - started) * 1000
-                    if think:
-                        reasoning.append(think)
-                        if on_reasoning:
-                            on_reasoning(think)
-                    if said:
-                        content.append(said)
-                        if on_content:
-                            on_content(said)
+                    think, said = reasoning.add(think), content.add(said)
+                    if think and on_reasoning:
+                        on_reasoning(think)
+                    if said and on_content:
+                        on_content(said)
             said, think = splitter.flush()
             said = scrub_said.feed(said) + scrub_said.flush()
             think = scrub_think.feed(think) + scrub_think.flush()
-            content.append(said)
-            reasoning.append(think)
+            think = reasoning.add(think) + reasoning.rest()
+            said = content.add(said) + content.rest()
             if think and on_reasoning:
                 on_reasoning(think)
             if said and on_content:
@@ -214,8 +269,8 @@ class ChatClient:
             if first_token is None:
                 raise ProviderError("bad-response", "the stream ended without an answer", True)
             return Completion(
-                content="".join(content).strip(),
-                reasoning="".join(reasoning),
+                content=content.text().strip(),
+                reasoning=reasoning.text(),
                 usage=usage,
                 model=model,
                 latency_ms=(time.perf_counter() - started) * 1000,
