@@ -114,7 +114,12 @@ function checkedSeed(seed, what) {
 function checkedTeam(team, slot) {
   if (typeof team !== 'string' || !team || team.length > 100000) refuse(`the team for ${slot} is not a packed team`);
   if (/[\x00-\x1f\x7f]/.test(team)) refuse(`the team for ${slot} holds a control character (a packed team is one line)`);
-  const sets = Teams.unpack(team);
+  let sets;
+  try {
+    sets = Teams.unpack(team);
+  } catch {
+    sets = null; // refused below, as any text that is no packed team
+  }
   if (!sets || !sets.length || sets.length > 24 || sets.some((set) => !set || !set.species)) {
     refuse(`the team for ${slot} is not a packed team`);
   }
