@@ -32,6 +32,7 @@ CASES = [
     ("server --port 70000", "--port 70000 is out of range: give 1 to 65535"),
     ("battle --p1 random --p2 server:bob --server-port -1", "--server-port -1 is out of range"),
     ("battle --p1 random --p2 server:bob --server-wait 0", "--server-wait 0 is out of range"),
+    ("battle --p1 random --p2 server:PokeView-Host", "'PokeView-Host' is pokeview's own user on"),
     ("run {bad}/ok-run.toml --server-wait -5", "--server-wait -5 is out of range: give a number"),
     ("battle --p1 random --p2 random --turn-limit 0", "--turn-limit 0 is out of range: give 1 to"),
     # imported games of the wrong shape
