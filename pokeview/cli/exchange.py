@@ -13,9 +13,9 @@ from pokeview.cli.common import (
     open_store,
     run_stoppable,
     with_bridge,
-    write_whole,
 )
 from pokeview.errors import PokeviewError
+from pokeview.safe_write import write_whole
 
 
 def add_import(commands: Commands) -> None:
