@@ -126,6 +126,12 @@ def check_db_path(db: str, *, existing: bool) -> None:
     except FileNotFoundError:  # a dangling symbolic link too
         if existing:
             raise PokeviewError(f"there is no database at {db}") from None
+        folder = Path(db).parent
+        if not folder.is_dir():  # a mistyped folder is not made behind the person's back
+            raise PokeviewError(
+                f"the folder {folder} for --db does not exist; create it first, "
+                "or give another path"
+            ) from None
         return  # a command that records creates it
     except OSError as exc:  # a name too long, a folder that cannot be searched...
         raise PokeviewError(f"cannot open the database at {db}: {exc.strerror}") from None

@@ -50,6 +50,8 @@ CASES = [
     # database paths no command can open: said before SQLite is asked, in one line
     ("games --db {tmp}", "{tmp} is a folder; give --db a file name inside it"),
     ("battle --p1 random --p2 random --db {tmp}", "{tmp} is a folder; give --db a file name"),
+    ("battle --p1 random --p2 random --db {tmp}/no/such/x.db",
+     "the folder {tmp}/no/such for --db does not exist; create it first, or give another path"),
     (f"games --db {{tmp}}/{'n' * 300}.db", f"cannot open the database at {{tmp}}/{'n' * 300}.db: "
                                            "File name too long"),
 ]  # fmt: skip
