@@ -217,18 +217,3 @@ def read_team(path: str | None) -> str | None:
         raise PokeviewError(
             f"the team file {path} is not text (UTF-8); give a team in packed or export format"
         ) from None
-
-
-def write_whole(target: Path, text: str) -> None:
-    """Write a file completely or not at all: a stopped or failed write leaves no half file."""
-    import tempfile
-
-    try:
-        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(scratch, target)
-    except OSError as exc:
-        if "scratch" in locals():
-            Path(scratch).unlink(missing_ok=True)
-        raise PokeviewError(f"cannot write {target}: {exc.strerror}") from None

@@ -13,9 +13,9 @@ from pokeview.cli.common import (
     open_store,
     run_stoppable,
     with_bridge,
-    write_whole,
 )
 from pokeview.errors import PokeviewError
+from pokeview.safe_write import check_target, write_whole
 
 
 def add_import(commands: Commands) -> None:
@@ -136,10 +136,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
 
     target = Path(args.output) if args.output else None
-    if target is not None and target.is_dir():
-        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
-    if target is not None and not target.parent.is_dir():
-        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
+    if target is not None:
+        check_target(target)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     text = export_as(store, args.game, args.format)
     if target is not None:

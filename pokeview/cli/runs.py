@@ -144,7 +144,9 @@ def add_report(commands: Commands) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from pokeview.ratings.report import write_report
+    from pokeview.safe_write import check_target
 
+    check_target(Path(args.output), folder_made=True)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     try:
         out = write_report(store, args.run, Path(args.output), players_file=args.players)
