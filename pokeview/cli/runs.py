@@ -59,14 +59,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
+        + (f", {progress.void} void" if progress.void else "")
+        + (f", {progress.interrupted} interrupted" if progress.interrupted else "")
         + (
-            f", {progress.void} void: to be played again when the run is started again"
-            if progress.void
+            ": to be played again when the run is started again"
+            if progress.void or progress.interrupted
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
     )
-    return 0 if progress.failed == 0 and progress.void == 0 else 1
+    return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 
 
 def add_runs(commands: Commands) -> None:
