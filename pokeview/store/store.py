@@ -36,6 +36,8 @@ __all__ = [
     "RunRow",
     "Store",
     "Summary",
+    "damaged_file",
+    "damaged_game",
     "open_store",
 ]
 
@@ -224,6 +226,20 @@ class Store(GameQueries, Transfer, RunQueries):
             return {name: int(size) for name, size in rows}
         except sqlite3.OperationalError:  # SQLite built without dbstat
             return {"total": self.path.stat().st_size}
+
+
+def damaged_file(path: Path, exc: sqlite3.DatabaseError) -> PokeviewError:
+    """One line for a file SQLite finds damaged (a page overwritten on disk): what, and how to
+    see what is left and save it."""
+    return PokeviewError(
+        f"the database {path} is damaged ({exc}): `pokeview db --check --db {path}` names the "
+        f"games that can still be read; `sqlite3 {path} .recover | sqlite3 recovered.db` saves "
+        "what is left into a new file"
+    )
+
+
+def damaged_game(game_id: int, exc: sqlite3.DatabaseError) -> DamagedGame:
+    return DamagedGame(f"game {game_id} cannot be read: the file is damaged there ({exc})")
 
 
 def _retry_locked(statement: Callable[[], Any], tries: int = 300) -> Any:

@@ -25,7 +25,7 @@ CASES = [
     ("battle --p1 llm:x --p2 random --players {bad}/binary.txt", "is not text (UTF-8)"),
     ("run {bad}/binary.txt", "the run config {bad}/binary.txt is not text (UTF-8)"),
     # where an export cannot go
-    ("export 1 -o {tmp}", "{tmp} is a folder; give -o a file name inside it"),
+    ("export 1 -o {tmp}", "{tmp} is a folder; give a file name inside it"),
     ("export 1 -o {tmp}/missing/game.json", "the folder {tmp}/missing does not exist"),
     # numbers out of range
     ("run {bad}/ok-run.toml --concurrency -2", "--concurrency -2 is out of range: give 1 to 256"),

@@ -1,67 +1,59 @@
-"""Files pokeview writes for a person (exports, the report) are written whole, beside the target,
-through a file made for the purpose: nothing planted beside it is followed, and a target that is
-not a regular file (a device, a pipe, a link) is refused in one line and left as it was."""
+"""Output files (`report -o`, `export -o`) are written whole, through no planted name, and never
+over something that is not a regular file."""
 
 from __future__ import annotations
 
 import os
 import stat
+from pathlib import Path
 
 import pytest
 
-from pokeview.errors import PokeviewError
-from pokeview.safe_write import write_whole
-from tests.helpers import build_db, pokeview
+from pokeview.cli import main
+from pokeview.store import open_store
+from tests.helpers import build_db
 
 
-def test_a_planted_link_beside_the_target_is_not_followed(tmp_path):
-    victim = tmp_path / "victim.txt"
-    victim.write_text("precious")
+def report_db(path):
+    store = open_store(path)
+    store.create_run("shared", {"name": "shared"}, "hash", 0)
+    store.close()
+    return path
+
+
+def test_a_planted_part_link_in_a_shared_folder_is_not_written_through(tmp_path, capsys):
+    db = report_db(tmp_path / "x.db")
     shared = tmp_path / "shared"
     shared.mkdir()
-    for name in ("report.html.part", ".report.html.part", ".report.html.tmp"):
-        (shared / name).symlink_to(victim)
-    write_whole(shared / "report.html", "<p>report</p>")
-    assert victim.read_text() == "precious"
-    assert (shared / "report.html").read_text() == "<p>report</p>"
-    assert not (shared / "report.html").is_symlink()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("mine")
+    (shared / "report.html.part").symlink_to(victim)  # another user of the folder planted it
+    assert main(["report", "shared", "-o", str(shared / "report.html"), "--db", str(db)]) == 0
+    assert victim.read_text() == "mine"
+    assert (shared / "report.html").is_file() and not (shared / "report.html").is_symlink()
+    assert "<html" in (shared / "report.html").read_text()
+    assert sorted(p.name for p in shared.iterdir()) == ["report.html", "report.html.part"]
 
 
-@pytest.mark.parametrize("kind", ["fifo", "link", "folder"])
-def test_a_target_that_is_not_a_regular_file_is_refused_and_left_alone(tmp_path, kind):
-    target = tmp_path / "out"
-    if kind == "fifo":
-        os.mkfifo(target)
-    elif kind == "link":
-        (tmp_path / "elsewhere").write_text("kept")
-        target.symlink_to(tmp_path / "elsewhere")
-    else:
-        target.mkdir()
-    with pytest.raises(PokeviewError) as refused:
-        write_whole(target, "text")
-    assert "\n" not in str(refused.value) and str(target) in str(refused.value)
-    if kind == "fifo":
-        assert stat.S_ISFIFO(os.lstat(target).st_mode)
-    elif kind == "link":
-        assert target.is_symlink() and (tmp_path / "elsewhere").read_text() == "kept"
-    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
-        ["out"] + (["elsewhere"] if kind == "link" else [])
-    )  # no scratch file left behind
-
-
-def test_export_to_a_pipe_is_refused_and_the_pipe_stays_a_pipe(tmp_path):
+@pytest.mark.parametrize("which", ["fifo", "/dev/full", "/dev/null"])
+def test_a_target_that_is_not_a_regular_file_is_refused_in_one_line(tmp_path, capsys, which):
     db = build_db(tmp_path / "x.db")
-    pipe = tmp_path / "pipe"
-    os.mkfifo(pipe)
-    run = pokeview("export", "1", "-o", str(pipe), "--db", str(db))
-    assert run.returncode == 2 and "not a regular file" in run.stderr, run.stderr
-    assert "Traceback" not in run.stderr
-    assert stat.S_ISFIFO(os.lstat(pipe).st_mode)
-
-
-def test_an_existing_regular_file_is_replaced_whole(tmp_path):
-    target = tmp_path / "game.json"
-    target.write_text("old")
-    write_whole(target, "new")
-    assert target.read_text() == "new"
-    assert [p.name for p in tmp_path.iterdir()] == ["game.json"]
+    if which == "fifo":
+        target = tmp_path / "fifo"
+        os.mkfifo(target)
+    else:
+        if not os.path.exists(which):
+            pytest.skip(f"{which} does not exist here")
+        target = Path(which)
+    before = os.lstat(target)
+    for argv in (
+        ["export", "1", "-o", str(target)],
+        ["report", "nothing", "-o", str(target)],
+    ):
+        assert main([*argv, "--db", str(db)]) == 2
+        err = capsys.readouterr().err
+        lines = err.strip().splitlines()
+        assert len(lines) == 1 and "not a regular file" in lines[0], err
+    after = os.lstat(target)
+    assert stat.S_IFMT(after.st_mode) == stat.S_IFMT(before.st_mode)
+    assert after.st_ino == before.st_ino
