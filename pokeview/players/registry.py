@@ -26,6 +26,17 @@ LOOPBACK = {
         "pokeview's loopback test model, slowed down: it streams its reasoning over about three "
         "seconds, so that live viewing can be seen (scripted answers, not a language model)"
     ),
+    **{
+        f"loopback-{api}": (
+            f"pokeview's loopback test model, asked through {what}: scripted answers, not a "
+            "language model"
+        )
+        for api, what in (
+            ("responses", "OpenAI's Responses API"),
+            ("anthropic", "Anthropic's Messages API"),
+            ("gemini", "Gemini's generateContent"),
+        )
+    },
 }
 
 
@@ -44,11 +55,13 @@ def loopback_spec(name: str = "loopback"):  # -> ModelSpec
 
     if _loopback_server is None:
         _loopback_server = LoopbackModel().start_in_thread()
+    api = name.removeprefix("loopback-")
     return ModelSpec(
         name=name,
         base_url=_loopback_server.base_url,
         model=name,
-        prices={"input": 0.0, "cached_input": 0.0, "output": 0.0},  # it really costs nothing
+        api=api if api in ("responses", "anthropic", "gemini") else "chat",
+        prices={"input": 0.0, "cached_input": 0.0, "cache_write": 0.0, "output": 0.0},  # free
         description=LOOPBACK[name],
         stand_in=True,
     )

@@ -160,11 +160,12 @@ def _error_body(api: str, code: int, message: str) -> bytes:
 
 
 def _key(api: str, headers: dict[str, str]) -> str:
-    if api == "anthropic":
-        return headers.get("x-api-key", "")
+    bearer = headers.get("authorization", "").removeprefix("Bearer ")
+    if api == "anthropic":  # x-api-key, or (the SDK's newer versions) a bearer token
+        return headers.get("x-api-key") or bearer
     if api == "gemini":
         return headers.get("x-goog-api-key", "")
-    return headers.get("authorization", "").removeprefix("Bearer ")
+    return bearer
 
 
 async def serve_native(

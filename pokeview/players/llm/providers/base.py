@@ -21,13 +21,9 @@ import httpx2
 import orjson
 
 from pokeview.players.llm.config import ModelSpec
-from pokeview.players.llm.provider import (
-    Completion,
-    OnText,
-    ProviderError,
-    _KeyScrubber,
-    _scrub,
-)
+from pokeview.players.llm.provider import Completion, OnText, ProviderError
+from pokeview.players.llm.secrets import Scrubber
+from pokeview.players.llm.secrets import scrub as _scrub
 
 # What the record and the screen show where a provider returned its reasoning encrypted or
 # redacted: never an empty reasoning, which would read as "the model did not think".
@@ -183,12 +179,12 @@ class Provider:
     async def _run(self, messages, key, started, on_reasoning, on_content) -> NativeCompletion:
         content: list[str] = []
         reasoning: list[str] = []
-        scrub_said, scrub_think = _KeyScrubber(key), _KeyScrubber(key)
+        scrub_said, scrub_think = Scrubber(key), Scrubber(key)
         first_token: float | None = None
         done: Done | None = None
         redacted = False
 
-        def said(text: str, into: list[str], scrubber: _KeyScrubber, on: OnText | None) -> None:
+        def said(text: str, into: list[str], scrubber: Scrubber, on: OnText | None) -> None:
             nonlocal first_token
             text = scrubber.feed(text)
             if not text:
