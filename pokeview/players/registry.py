@@ -108,6 +108,7 @@ def make_player(
             listed = ", ".join(sorted(models)) or "none"
             raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
         models[name].api_key()  # a missing key is said now, not at the first decision
+        check_model(models[name])
         return LLMPlayer(models[name])
     if spec.startswith("server:"):
         from pokeview.players.server import ServerPlayer
@@ -116,6 +117,23 @@ def make_player(
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
     raise PokeviewError(unknown_kind(spec))
+
+
+_checked: set[tuple[str, str, str, str | None]] = set()
+
+
+def check_model(spec) -> None:  # spec: ModelSpec
+    """A native API's model looked up once per process before it plays (chat endpoints are not:
+    not every OpenAI-compatible server has a models endpoint)."""
+    if spec.api == "chat":
+        return
+    seen = (spec.api, spec.base_url, spec.model, spec.api_key_env)
+    if seen in _checked:
+        return
+    from pokeview.players.llm.providers import make_provider
+
+    make_provider(spec).check_model()
+    _checked.add(seen)
 
 
 def check_spec(spec: str) -> str | None:

@@ -12,7 +12,7 @@ import pytest
 import zstandard
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import pokeview, write_players
+from tests.helpers import one_clear_line, pokeview, row_counts, write_players
 
 KEY = "sk-planted-Xk29vPq7-providers-key"
 PRICES = {"input": 3.0, "cached_input": 0.3, "cache_write": 3.75, "output": 15.0}
@@ -95,3 +95,31 @@ def test_a_game_under_each_api_from_the_players_file(tmp_path, api):
     ratings = json.loads(pokeview("ratings", "--json", *common, env=env).stdout)
     tester = next(p for p in ratings["players"] if p["name"] == "llm:tester")
     assert tester["cost_per_game"] == pytest.approx(total)  # the ratings read the same bill
+
+
+@pytest.mark.parametrize(
+    "table,said",
+    [
+        ({"api": "responses", "model": "gpt-nope"}, "player 'bad': model: responses API refused"),
+        ({"api": "anthropic", "model": "claude-nope"}, "player 'bad': model: anthropic API"),
+        ({"api": "gemini", "model": "gemini-nope"}, "player 'bad': model: gemini API refused"),
+        ({"api": "bedrock", "model": "loopback"}, "players.bad.api: expected "),
+        ({"model": "loopback", "cache_control": True}, "players.bad.cache_control: not a "),
+        (
+            {"api": "anthropic", "model": "loopback", "thinking_budget": 1000},
+            "players.bad.thinking_budget: expected at least 1024",
+        ),
+    ],
+)
+def test_a_refused_model_or_setting_is_one_line_and_nothing_is_played(tmp_path, table, said):
+    server = LoopbackModel().start_in_thread()
+    players = write_players(tmp_path / "players.toml", server.base_url, bad=table)
+    db = tmp_path / "g.db"
+    run = pokeview(
+        "battle", "--p1", "llm:bad", "--p2", "heuristic", "--players", str(players),
+        "--db", str(db), env={"ANTHROPIC_API_KEY": KEY, "OPENAI_API_KEY": KEY},
+    )  # fmt: skip
+    line = one_clear_line(run)
+    assert said in line and KEY not in line, line
+    assert not db.exists() or sum(row_counts(db).get(t, 0) for t in ("games", "decisions")) == 0
+    server.stop_thread()

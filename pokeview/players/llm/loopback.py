@@ -51,7 +51,7 @@ from typing import Any
 
 import orjson
 
-from pokeview.players.llm.loopback_native import native_api, serve_native
+from pokeview.players.llm.loopback_native import model_info, native_api, serve_native
 from pokeview.players.llm.loopback_native import tokens as _tokens
 
 _ACTION_LINE = re.compile(r"^(\d+)\. (.+)$", re.MULTILINE)
@@ -115,6 +115,10 @@ class LoopbackModel:
             headers = {k.strip().lower(): v.strip() for k, v in pairs}
             body = await reader.readexactly(int(headers.get("content-length", "0")))
             route = path.split("?", 1)[0]
+            if method == "GET":
+                code, found = model_info(route)
+                await self._plain(writer, code, found)
+                return
             api = native_api(route)
             if method != "POST" or (api is None and not route.endswith("/chat/completions")):
                 await self._plain(writer, 404, b'{"error": "not found"}')

@@ -40,6 +40,29 @@ def native_api(path: str) -> str | None:
     return None
 
 
+def model_info(path: str) -> tuple[int, bytes]:
+    """GET …/models/NAME, as each API answers it: the stand-in serves only loopback* models."""
+    gemini = "/v1beta/models/" in path
+    api = "gemini" if gemini else "responses"
+    name = path.rsplit("/", 1)[-1]
+    if "/models/" not in path or not name.startswith("loopback"):
+        return 404, _error_body(api, 404, f"model: {name} is not a model this server serves")
+    if gemini:
+        info: dict[str, Any] = {"name": f"models/{name}", "displayName": name, "version": "1"}
+    else:  # OpenAI's and Anthropic's fields, together (each SDK reads its own)
+        info = {
+            "id": name,
+            "object": "model",
+            "type": "model",
+            "owned_by": "pokeview",
+            "created": 0,
+            "created_at": "2025-01-01T00:00:00Z",
+            "display_name": name,
+            "lifecycle": "active",
+        }
+    return 200, orjson.dumps(info)
+
+
 def _text(content: Any) -> str:
     """A message's text: a string, or the text of its content blocks or parts."""
     if isinstance(content, str):

@@ -149,6 +149,16 @@ class AnthropicProvider(Provider):
                     )
                     return
 
+    def _look_up(self, key: str | None) -> None:
+        with anthropic.Anthropic(
+            api_key=key or "no-key",
+            base_url=self.spec.base_url,
+            max_retries=0,
+            timeout=self.spec.timeout("connect"),
+            open_telemetry=False,
+        ) as client:
+            client.models.retrieve(self.spec.model)
+
     def _fault(self, exc: BaseException) -> ProviderError | None:
         if isinstance(exc, anthropic.APITimeoutError):
             return fault("timeout", "the provider did not answer in time")

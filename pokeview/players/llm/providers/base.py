@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 import httpx2
 import orjson
 
+from pokeview.errors import PokeviewError
 from pokeview.players.llm.config import ModelSpec
 from pokeview.players.llm.provider import Completion, OnText, ProviderError
 from pokeview.players.llm.secrets import Scrubber
@@ -150,6 +151,25 @@ class Provider:
     def _fault(self, exc: BaseException) -> ProviderError | None:
         """This API's client's exception as a fault kind, or None when it is not one of them."""
         raise NotImplementedError
+
+    def _look_up(self, key: str | None) -> None:
+        """Ask the API about the model (its models endpoint: free, and it checks the key too)."""
+        raise NotImplementedError
+
+    def check_model(self) -> None:
+        """Before any game: a model name or key the provider refuses is one line naming the
+        player, and nothing is played. A provider that cannot be reached now is let be (the
+        game's own retries and autopilot are for that)."""
+        key = self.spec.api_key()
+        try:
+            self._look_up(key)
+        except Exception as exc:
+            mapped = self._fault(exc) or transport_fault(exc)
+            if mapped is not None and mapped.kind == "client":
+                raise PokeviewError(
+                    f"player '{self.spec.name}': model: {self.spec.api} API refused model "
+                    f"'{self.spec.model}': {_scrub(mapped.message, key)}"
+                ) from None
 
     async def complete(
         self,

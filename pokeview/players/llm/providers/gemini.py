@@ -132,6 +132,16 @@ class GeminiProvider(Provider):
         counted = usage_of({**usage, "estimated": estimated}) if usage else None
         yield Done(counted, model, finish, meta)
 
+    def _look_up(self, key: str | None) -> None:
+        options = types.HttpOptions(
+            base_url=self.spec.base_url, timeout=int(self.spec.timeout("connect") * 1000)
+        )
+        client = genai.Client(vertexai=False, api_key=key or "no-key", http_options=options)
+        try:
+            client.models.get(model=self.spec.model)
+        finally:
+            client.close()
+
     def _fault(self, exc: BaseException) -> ProviderError | None:
         if isinstance(exc, errors.APIError):
             headers = getattr(getattr(exc, "response", None), "headers", None)

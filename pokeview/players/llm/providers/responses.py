@@ -121,6 +121,15 @@ class ResponsesProvider(Provider):
                     )
                     return
 
+    def _look_up(self, key: str | None) -> None:
+        with openai.OpenAI(
+            api_key=key or "no-key",
+            base_url=self.spec.base_url,
+            max_retries=0,
+            timeout=self.spec.timeout("connect"),
+        ) as client:
+            client.models.retrieve(self.spec.model)
+
     def _fault(self, exc: BaseException) -> ProviderError | None:
         if isinstance(exc, openai.APITimeoutError):
             return fault("timeout", "the provider did not answer in time")
