@@ -74,6 +74,18 @@ def test_a_game_under_each_api_from_the_players_file(tmp_path, api):
     assert _leaks(db, texts) == []
     server.stop_thread()
 
+    # `pokeview prompt` shows the request as sent under that API: the same text, the API's
+    # names for its parts, and a plain marker for what is not text.
+    text = pokeview("prompt", "1", "--decision", "3", "--side", "p1", *common, env=env).stdout
+    heads = [line for line in text.splitlines() if line.startswith("━━ ")]
+    system = {"chat": "system", "responses": "instructions", "anthropic": "system"}
+    assert heads[0] == "━━ " + system.get(api, "system_instruction") + (
+        " [cache breakpoint]" if api == "anthropic" else ""
+    )
+    assert heads[2].startswith("━━ model · " if api == "gemini" else "━━ assistant · ")
+    marked = [h for h in heads if "[cache breakpoint]" in h]
+    assert len(marked) == (2 if api == "anthropic" else 0)
+    assert heads.index(marked[-1] if marked else heads[-2]) == len(heads) - 2  # the newest ask
     game = json.loads(first.stdout)
     decisions = [json.loads(d["detail"]) for d in game["decisions"] if d["side"] == "p1"]
     assert game["game"]["status"] == "finished" and len(decisions) > 3

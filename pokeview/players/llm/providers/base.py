@@ -123,9 +123,6 @@ class Provider:
     """One model API. Subclasses give `request`, `_events` and `_fault`."""
 
     api: ClassVar[str]
-    # What the API calls the system prompt and the model's turns, for the prompt inspector.
-    system_role: ClassVar[str] = "system"
-    assistant_role: ClassVar[str] = "assistant"
 
     def __init__(self, spec: ModelSpec) -> None:
         self.spec = spec

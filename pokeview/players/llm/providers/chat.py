@@ -17,8 +17,6 @@ from pokeview.players.llm.provider import ChatClient
 
 class ChatProvider(ChatClient):
     api: ClassVar[str] = "chat"
-    system_role: ClassVar[str] = "system"
-    assistant_role: ClassVar[str] = "assistant"
 
     def request(self, messages: list[dict[str, str]]) -> dict:
         return self.body(messages)

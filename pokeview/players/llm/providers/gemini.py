@@ -42,8 +42,6 @@ def usage_of(raw: dict[str, Any]) -> Usage:
 
 class GeminiProvider(Provider):
     api = "gemini"
-    system_role = "system_instruction"
-    assistant_role = "model"
 
     def __init__(self, spec) -> None:
         super().__init__(spec)

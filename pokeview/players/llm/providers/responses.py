@@ -45,7 +45,6 @@ def usage_of(raw: dict[str, Any]) -> Usage:
 
 class ResponsesProvider(Provider):
     api = "responses"
-    system_role = "instructions"
 
     def __init__(self, spec) -> None:
         super().__init__(spec)
