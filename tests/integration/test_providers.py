@@ -4,6 +4,8 @@ each provider counts them, faults retried or sent to autopilot with their reason
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
 from pokeview.players.llm import prompt
@@ -252,3 +254,21 @@ async def test_redacted_reasoning_is_recorded_as_such(bridge, store, loopback, a
     for d in store.decisions(result.game_id, "p1"):
         assert d.detail["reasoning"] == "(reasoning redacted by the provider)"
         assert d.detail["attempts"][0]["reasoning_redacted"] is True
+
+
+@pytest.mark.parametrize("api", ["chat", *NATIVE])
+async def test_reasoning_streams_live_under_each_api(loopback, api):
+    """Each delta reaches pokeview as the server sends it (0.25 s apart), not at the end."""
+    import time
+
+    from pokeview.players.llm.providers import make_provider
+    from tests.helpers import spec
+
+    provider = make_provider(spec(loopback, "loopback-slow", api=api))
+    arrived: list[float] = []
+    started = time.perf_counter()
+    completion = await provider.complete(MESSAGES, lambda _: arrived.append(time.perf_counter()))
+    await provider.aclose()
+    gaps = [b - a for a, b in zip(arrived, arrived[1:], strict=False)]
+    assert len(arrived) == 12 and completion.reasoning.startswith("step 0: ")
+    assert arrived[0] - started < 0.6 and 0.2 < statistics.median(gaps) < 0.35, gaps
