@@ -95,3 +95,12 @@ def test_each_api_sends_the_same_text_in_its_own_envelope():
     assert [m["content"][0]["text"] for m in marked] == ["second"]  # the newest user message
     unmarked = body("anthropic", cache_control=False)
     assert "cache_control" not in str(unmarked)
+
+
+def test_the_stand_ins_under_every_api_cost_nothing_in_a_ladders_budget(tmp_path):
+    from pokeview.tournament.ladder_budget import is_free
+
+    nowhere = str(tmp_path / "none.toml")
+    for name in ("loopback", "loopback-anthropic", "loopback-responses", "loopback-gemini"):
+        assert is_free(f"llm:{name}", nowhere) is True
+    assert is_free("llm:unknown", nowhere) is None
