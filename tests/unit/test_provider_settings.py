@@ -104,3 +104,23 @@ def test_the_stand_ins_under_every_api_cost_nothing_in_a_ladders_budget(tmp_path
     for name in ("loopback", "loopback-anthropic", "loopback-responses", "loopback-gemini"):
         assert is_free(f"llm:{name}", nowhere) is True
     assert is_free("llm:unknown", nowhere) is None
+
+
+@pytest.mark.parametrize(
+    "table,said",
+    [
+        (
+            'api = "anthropic"\nreasoning_effort = "xhigh"\n',
+            'reasoning_effort: expected one of "minimal", "low", "medium", "high" with api = "anthropic" (or a thinking_budget), got "xhigh"',
+        ),
+        (
+            'api = "gemini"\nreasoning_effort = "max"\n',
+            'players.sonnet.reasoning_effort: expected one of "minimal"',
+        ),
+    ],
+)
+def test_an_effort_the_api_cannot_express_is_one_line(tmp_path, table, said):
+    with pytest.raises(PokeviewError, match=None) as caught:
+        _load(tmp_path, table)
+    assert said in str(caught.value)
+    assert _load(tmp_path, table + "thinking_budget = 4096\n")  # an explicit budget instead

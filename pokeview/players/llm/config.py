@@ -49,6 +49,9 @@ API_SETTINGS = {
     "reasoning_summary": ("responses",),
 }
 ANTHROPIC_MIN_THINKING = 1024  # Anthropic refuses a smaller budget_tokens
+# reasoning_effort as Anthropic's thinking budget, when thinking_budget is not given.
+ANTHROPIC_EFFORT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576}
+GEMINI_THINKING_LEVELS = ("minimal", "low", "medium", "high")  # reasoning_effort as thinkingLevel
 
 
 @dataclass(frozen=True)
@@ -195,7 +198,14 @@ def api_problem(table: PlayerTable) -> str | None:
             return f'{key}: not a setting of api = "{table.api}" (only {takes} takes it)'
     if table.api == "chat" and table.base_url is None:
         return 'base_url: required with api = "chat" (the OpenAI-compatible endpoint)'
-    budget = table.thinking_budget
+    effort, budget = table.reasoning_effort, table.thinking_budget
+    named = {"anthropic": tuple(ANTHROPIC_EFFORT_BUDGETS), "gemini": GEMINI_THINKING_LEVELS}
+    if effort is not None and budget is None and effort not in named.get(table.api, (effort,)):
+        choices = ", ".join(f'"{e}"' for e in named[table.api])
+        return (
+            f'reasoning_effort: expected one of {choices} with api = "{table.api}" '
+            f'(or a thinking_budget), got "{effort}"'
+        )
     if table.api == "anthropic" and budget is not None and budget < ANTHROPIC_MIN_THINKING:
         return (
             f"thinking_budget: expected at least {ANTHROPIC_MIN_THINKING} "

@@ -16,6 +16,7 @@ from typing import Any
 
 import anthropic
 
+from pokeview.players.llm.config import ANTHROPIC_EFFORT_BUDGETS
 from pokeview.players.llm.provider import ProviderError
 from pokeview.players.llm.providers.base import (
     Answer,
@@ -29,8 +30,6 @@ from pokeview.players.llm.providers.base import (
 )
 from pokeview.players.llm.usage import Usage
 
-# reasoning_effort as a thinking budget, when the players file gives none (1024 is the minimum).
-EFFORT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576, "max": 32000}
 ANSWER_TOKENS = 4096  # room for the answer above the thinking budget, when max_tokens is not set
 CACHE = {"type": "ephemeral"}
 # Error types in Anthropic's error bodies (and `event: error` mid-stream) as fault kinds.
@@ -85,7 +84,7 @@ class AnthropicProvider(Provider):
     def budget(self) -> int | None:
         if self.spec.thinking_budget is not None:
             return self.spec.thinking_budget or None
-        return EFFORT_BUDGETS.get(self.spec.reasoning_effort or "")
+        return ANTHROPIC_EFFORT_BUDGETS.get(self.spec.reasoning_effort or "")
 
     def request(self, messages: list[dict[str, str]]) -> dict[str, Any]:
         cache = self.spec.cache_control is not False
@@ -116,6 +115,7 @@ class AnthropicProvider(Provider):
         stream = await self.client(key).messages.create(**request, stream=True)
         usage: dict[str, Any] = {}
         meta: dict[str, Any] = {}
+        shown = False  # whether the thinking block being streamed showed any text
         async with stream:
             async for event in stream:
                 kind = event.type
@@ -126,14 +126,19 @@ class AnthropicProvider(Provider):
                     block = event.content_block
                     if block.type == "redacted_thinking":
                         yield Redacted()
-                    elif block.type == "thinking" and block.thinking:
-                        yield Reasoning(block.thinking)
+                    elif block.type == "thinking":
+                        shown = bool(block.thinking)
+                        if shown:
+                            yield Reasoning(block.thinking)
                     elif block.type == "text" and block.text:
                         yield Answer(block.text)
                 elif kind == "content_block_delta":
                     delta = event.delta
                     if delta.type == "thinking_delta":
+                        shown = shown or bool(delta.thinking)
                         yield Reasoning(delta.thinking)
+                    elif delta.type == "signature_delta" and not shown:
+                        yield Redacted()  # signed thinking whose text was not returned
                     elif delta.type == "text_delta":
                         yield Answer(delta.text)
                 elif kind == "message_delta":
