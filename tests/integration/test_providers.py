@@ -150,6 +150,13 @@ async def test_a_game_under_each_api_keeps_the_reasoning_usage_and_cost(
         assert round(d.detail["cost"], 2) == round(expected, 2)
         assert d.detail["cost"] == pytest.approx(cost(usage, PRICES))
     assert cached_seen > 0  # the provider's cache served later decisions
+    # What the server received is the recorded conversation, text for text, in its envelope.
+    from pokeview.players.llm.loopback_native import conversation
+
+    body = [b for a, b in loopback.native_requests if a == api][-1]
+    received = conversation(api, body)
+    kept = [m for d in decisions for m in d.detail["messages"]]
+    assert received == kept[: len(received)] and len(received) == len(kept) - 1
     assert any(e.kind == "reasoning" for e in store.events(result.game_id))
 
 
