@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,9 @@ from pokeview.cli.common import (
     open_store,
     run_stoppable,
     with_bridge,
-    write_whole,
 )
 from pokeview.errors import PokeviewError
+from pokeview.safe_write import check_target, write_whole
 
 
 def add_import(commands: Commands) -> None:
@@ -136,10 +137,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
 
     target = Path(args.output) if args.output else None
-    if target is not None and target.is_dir():
-        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
-    if target is not None and not target.parent.is_dir():
-        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
+    if target is not None:
+        check_target(target)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     text = export_as(store, args.game, args.format)
     if target is not None:
@@ -160,7 +159,8 @@ def add_verify(commands: Commands) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pokeview.battle.verify import verify_game
+    from pokeview.battle.verify import Verdict, verify_game
+    from pokeview.store.store import DamagedGame, damaged_game
 
     store = open_store(args, existing=True)
     if args.all:
@@ -171,7 +171,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise PokeviewError("name a game id to verify, or pass --all")
 
     async def verify_all(bridge: Any) -> list[Any]:
-        return [await verify_game(bridge, store, gid) for gid in ids]
+        verdicts = []
+        for gid in ids:  # a damaged game is a failed verdict; the others are still verified
+            try:
+                verdicts.append(await verify_game(bridge, store, gid))
+            except DamagedGame as exc:
+                verdicts.append(Verdict(gid, False, 0, str(exc)))
+            except sqlite3.DatabaseError as exc:
+                verdicts.append(Verdict(gid, False, 0, str(damaged_game(gid, exc))))
+        return verdicts
 
     verdicts = run_stoppable(with_bridge(verify_all))
     bad = [v for v in verdicts if not v.ok]

@@ -22,6 +22,7 @@ from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, decision_cost
 from pokeview.ratings.summary import PlayerLine, Report, build_report
+from pokeview.safe_write import write_whole
 from pokeview.store.store import Store
 from pokeview.text import strip_control
 
@@ -536,9 +537,7 @@ def write_report(store: Store, run: str, output: Path, players_file: str | None 
     text = render(findings)
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
-        temporary = output.with_name(output.name + ".part")
-        temporary.write_text(text, encoding="utf-8")
-        temporary.replace(output)  # nothing half-written
     except OSError as exc:
         raise PokeviewError(f"cannot write the report to {output}: {exc.strerror}") from None
+    write_whole(output, text)
     return output
