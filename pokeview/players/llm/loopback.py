@@ -34,6 +34,7 @@ The model id picks a behaviour, for tests:
                             (`b'Bearer sk-…'`), URL-encoded, base64 of the key, of `Bearer key`
                             and of Basic auth's `user:key` (in turn, per request)
   loopback-huge-answer      5 MB of answer before its ACTION line, after 1 MB of reasoning
+                            (under every API)
   loopback-huge-usage       reports 1e30 prompt and completion tokens (a float past any integer)
   loopback-bad-usage        usage whose details are lists and whose counts are strings, negative
   loopback-bad-chunk-content / -choices / -delta / -choice
@@ -254,10 +255,6 @@ class LoopbackModel:
                     await self._chunk(writer, {**base, "choices": [{"index": 0, "delta": delta}]})
                 await self._chunk(writer, f"upstream failed: {forms['repr']} {forms['basic64']}")
                 return
-        if model == "loopback-huge-answer":  # a runaway model: megabytes, then its answer
-            filler = "The board is complicated and I keep thinking about it. "
-            deltas += [{"reasoning_content": filler * 1200} for _ in range(16)]
-            answer = filler * 90_000 + "\n" + answer
         for delta in deltas:
             if model == "loopback-slow":
                 await asyncio.sleep(0.25)
@@ -316,6 +313,10 @@ class LoopbackModel:
             answer = "ACTION: 99\nREASON: Trying something that is not listed."
         else:
             answer = f"ACTION: {answer_number}\nREASON: It looks like the best option here."
+        if model == "loopback-huge-answer":  # a runaway model: megabytes, then its answer
+            filler = "The board is complicated and I keep thinking about it. "
+            reasons += [filler * 1200] * 16
+            answer = filler * 90_000 + "\n" + answer
         return reasons, answer
 
     def prefix_cached(self, contents: list[str], scope: str = "") -> int:

@@ -93,7 +93,7 @@ REASONING_CAP = 256 * 1024
 
 
 @dataclass
-class _Capped:
+class Capped:
     """A streamed text kept up to `cap` characters: its start as it comes (also passed on live),
     and a rolling end, joined by a note saying how much was cut."""
 
@@ -224,7 +224,7 @@ class ChatClient:
             if resp.status_code != 200:
                 raw = (await resp.aread()).decode(errors="replace")
                 raise _http_error(resp, scrub(raw, *secrets))
-            content, reasoning = _Capped(ANSWER_CAP, "answer"), _Capped(REASONING_CAP, "reasoning")
+            content, reasoning = Capped(ANSWER_CAP, "answer"), Capped(REASONING_CAP, "reasoning")
             splitter = _ThinkSplitter()
             scrub_said, scrub_think = Scrubber(*secrets), Scrubber(*secrets)
             usage: Usage | None = None

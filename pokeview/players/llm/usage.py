@@ -42,14 +42,15 @@ def astuple(u: Usage) -> tuple[int, ...]:
     return (u.input, u.cached_input, u.cache_write, u.output, u.reasoning)
 
 
-def _int(value: Any) -> int:
+def token_count(value: Any) -> int:
     """A token count as reported: a number (not a bool, not NaN), clamped to 0..MAX_TOKENS."""
     if isinstance(value, bool) or not isinstance(value, int | float) or value != value:
         return 0
     return int(min(max(value, 0), MAX_TOKENS))
 
 
-def _object(value: Any) -> dict[str, Any]:
+def details(value: Any) -> dict[str, Any]:
+    """A usage's details object, or {} when it is of another shape (a list, a string)."""
     return value if isinstance(value, dict) else {}
 
 
@@ -58,20 +59,22 @@ def parse_usage(raw: Any) -> Usage | None:
     a field of the wrong shape counts as not reported."""
     if not raw or not isinstance(raw, dict):
         return None
-    prompt = _int(raw.get("prompt_tokens") or raw.get("input_tokens"))
-    details = _object(raw.get("prompt_tokens_details") or raw.get("input_tokens_details"))
-    cached = _int(details.get("cached_tokens"))
+    prompt = token_count(raw.get("prompt_tokens") or raw.get("input_tokens"))
+    in_details = details(raw.get("prompt_tokens_details") or raw.get("input_tokens_details"))
+    cached = token_count(in_details.get("cached_tokens"))
     cached = (
         cached
-        or _int(raw.get("cache_read_input_tokens"))
-        or _int(raw.get("prompt_cache_hit_tokens"))
+        or token_count(raw.get("cache_read_input_tokens"))
+        or token_count(raw.get("prompt_cache_hit_tokens"))
     )
-    write = _int(details.get("cache_write_tokens")) or _int(raw.get("cache_creation_input_tokens"))
+    write = token_count(in_details.get("cache_write_tokens")) or token_count(
+        raw.get("cache_creation_input_tokens")
+    )
     if "cache_read_input_tokens" in raw and "prompt_tokens" not in raw:
         prompt += cached + write  # Anthropic counts cache reads and writes outside input_tokens
-    output = _int(raw.get("completion_tokens") or raw.get("output_tokens"))
-    out_details = _object(raw.get("completion_tokens_details") or raw.get("output_tokens_details"))
-    reasoning = _int(out_details.get("reasoning_tokens"))
+    output = token_count(raw.get("completion_tokens") or raw.get("output_tokens"))
+    out_details = details(raw.get("completion_tokens_details") or raw.get("output_tokens_details"))
+    reasoning = token_count(out_details.get("reasoning_tokens"))
     prompt = min(prompt, MAX_TOKENS)  # Anthropic's sum, too
     return Usage(prompt, cached, write, output, reasoning, estimated=raw.get("estimated") is True)
 

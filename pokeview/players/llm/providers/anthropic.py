@@ -28,7 +28,7 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage
+from pokeview.players.llm.usage import Usage, details, token_count
 
 ANSWER_TOKENS = 4096  # room for the answer above the thinking budget, when max_tokens is not set
 CACHE = {"type": "ephemeral"}
@@ -48,15 +48,15 @@ ERROR_KINDS = {
 
 
 def usage_of(raw: dict[str, Any]) -> Usage:
-    read = int(raw.get("cache_read_input_tokens") or 0)
-    write = int(raw.get("cache_creation_input_tokens") or 0)
-    details = raw.get("output_tokens_details") or {}
+    read = token_count(raw.get("cache_read_input_tokens") or 0)
+    write = token_count(raw.get("cache_creation_input_tokens") or 0)
+    out = details(raw.get("output_tokens_details"))
     return Usage(
-        input=int(raw.get("input_tokens") or 0) + read + write,  # Anthropic's are outside
+        input=token_count(raw.get("input_tokens") or 0) + read + write,  # Anthropic's are outside
         cached_input=read,
         cache_write=write,
-        output=int(raw.get("output_tokens") or 0),
-        reasoning=int(details.get("thinking_tokens") or 0),
+        output=token_count(raw.get("output_tokens") or 0),
+        reasoning=token_count(out.get("thinking_tokens") or 0),
         estimated=raw.get("estimated") is True,
     )
 

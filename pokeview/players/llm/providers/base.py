@@ -22,7 +22,14 @@ import orjson
 
 from pokeview.errors import PokeviewError
 from pokeview.players.llm.config import ModelSpec
-from pokeview.players.llm.provider import Completion, OnText, ProviderError
+from pokeview.players.llm.provider import (
+    ANSWER_CAP,
+    REASONING_CAP,
+    Capped,
+    Completion,
+    OnText,
+    ProviderError,
+)
 from pokeview.players.llm.secrets import Scrubber
 from pokeview.players.llm.secrets import scrub as _scrub
 
@@ -98,11 +105,11 @@ def transport_fault(exc: BaseException) -> ProviderError | None:
     return None
 
 
-def scrub_data(value: Any, key: str | None) -> Any:
-    """A JSON-like value with the key replaced in every string in it."""
-    if not key:
+def scrub_data(value: Any, *secrets: str | None) -> Any:
+    """A JSON-like value with the secrets replaced in every string in it."""
+    if not any(secrets):
         return value
-    return orjson.loads(_scrub(orjson.dumps(value, default=str).decode(), key))
+    return orjson.loads(_scrub(orjson.dumps(value, default=str).decode(), *secrets))
 
 
 def http_client(spec: ModelSpec) -> httpx2.AsyncClient:
@@ -175,13 +182,14 @@ class Provider:
         on_content: OnText | None = None,
     ) -> Completion:
         key = self.spec.api_key()
+        secrets = self.spec.secrets()  # the key, and credentials written into base_url
         started = time.perf_counter()
         total = self.spec.timeout("total")
         try:
             async with asyncio.timeout(total):
                 return await self._run(messages, key, started, on_reasoning, on_content)
         except ProviderError as exc:
-            exc.message = _scrub(exc.message, key)
+            exc.message = _scrub(exc.message, *secrets)
             raise
         except TimeoutError:
             raise fault("timeout", f"no complete answer in {total:g} s") from None
@@ -190,26 +198,27 @@ class Provider:
             if mapped is None:
                 # An exception no rule knows is still the provider's fault, not a crash.
                 mapped = fault("bad-response", f"{type(exc).__name__}: {exc}")
-            mapped.message = _scrub(mapped.message, key)
+            mapped.message = _scrub(mapped.message, *secrets)
             raise mapped from None
 
     async def _run(self, messages, key, started, on_reasoning, on_content) -> NativeCompletion:
-        content: list[str] = []
-        reasoning: list[str] = []
-        scrub_said, scrub_think = Scrubber(key), Scrubber(key)
+        secrets = self.spec.secrets()
+        # kept up to their caps, as on the chat path (see provider.ANSWER_CAP)
+        content, reasoning = Capped(ANSWER_CAP, "answer"), Capped(REASONING_CAP, "reasoning")
+        scrub_said, scrub_think = Scrubber(*secrets), Scrubber(*secrets)
         first_token: float | None = None
         done: Done | None = None
         redacted = False
 
-        def said(text: str, into: list[str], scrubber: Scrubber, on: OnText | None) -> None:
+        def said(text: str, into: Capped, scrubber: Scrubber, on: OnText | None) -> None:
             nonlocal first_token
             text = scrubber.feed(text)
             if not text:
                 return
             if first_token is None:
                 first_token = (time.perf_counter() - started) * 1000
-            into.append(text)
-            if on:
+            text = into.add(text)
+            if text and on:
                 on(text)
 
         async for event in self._events(self.request(messages), key):
@@ -225,27 +234,25 @@ class Provider:
             (reasoning, scrub_think, on_reasoning),
             (content, scrub_said, on_content),
         ):
-            rest = scrubber.flush()
-            if rest:
-                into.append(rest)
-                if on:
-                    on(rest)
+            rest = into.add(scrubber.flush()) + into.rest()
+            if rest and on:
+                on(rest)
         if done is None:
             raise fault("bad-response", "the stream ended before its last event")
-        if not content:
+        if not content.text():
             raise fault("bad-response", "the stream ended without an answer")
-        if redacted and not "".join(reasoning).strip():
-            reasoning.append(REDACTED)
+        if redacted and not reasoning.text().strip():
+            reasoning.add(REDACTED)
             if on_reasoning:
                 on_reasoning(REDACTED)
         return NativeCompletion(
-            content="".join(content).strip(),
-            reasoning="".join(reasoning),
+            content=content.text().strip(),
+            reasoning=reasoning.text(),
             usage=done.usage,
-            model=_scrub(done.model, key) if done.model else None,
+            model=_scrub(done.model, *secrets) if done.model else None,
             latency_ms=(time.perf_counter() - started) * 1000,
             first_token_ms=first_token,
-            finish_reason=_scrub(done.finish_reason, key) if done.finish_reason else None,
-            metadata=scrub_data(done.metadata, key),
+            finish_reason=_scrub(done.finish_reason, *secrets) if done.finish_reason else None,
+            metadata=scrub_data(done.metadata, *secrets),
             redacted=redacted,
         )

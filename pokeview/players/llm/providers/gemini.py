@@ -26,15 +26,15 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage
+from pokeview.players.llm.usage import Usage, token_count
 
 
 def usage_of(raw: dict[str, Any]) -> Usage:
-    thoughts = int(raw.get("thoughts_token_count") or 0)
+    thoughts = token_count(raw.get("thoughts_token_count") or 0)
     return Usage(
-        input=int(raw.get("prompt_token_count") or 0),  # cached tokens included
-        cached_input=int(raw.get("cached_content_token_count") or 0),
-        output=int(raw.get("candidates_token_count") or 0) + thoughts,
+        input=token_count(raw.get("prompt_token_count") or 0),  # cached tokens included
+        cached_input=token_count(raw.get("cached_content_token_count") or 0),
+        output=token_count(raw.get("candidates_token_count") or 0) + thoughts,
         reasoning=thoughts,
         estimated=raw.get("estimated") is True,
     )

@@ -26,19 +26,19 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage
+from pokeview.players.llm.usage import Usage, details, token_count
 
 RATE_LIMIT_CODES = ("rate_limit_exceeded", "insufficient_quota")
 
 
 def usage_of(raw: dict[str, Any]) -> Usage:
-    cached = (raw.get("input_tokens_details") or {}).get("cached_tokens") or 0
-    reasoning = (raw.get("output_tokens_details") or {}).get("reasoning_tokens") or 0
+    cached = details(raw.get("input_tokens_details")).get("cached_tokens") or 0
+    reasoning = details(raw.get("output_tokens_details")).get("reasoning_tokens") or 0
     return Usage(
-        input=int(raw.get("input_tokens") or 0),  # cached tokens included, as OpenAI counts
-        cached_input=int(cached),
-        output=int(raw.get("output_tokens") or 0),
-        reasoning=int(reasoning),
+        input=token_count(raw.get("input_tokens") or 0),  # cached tokens included, as OpenAI counts
+        cached_input=token_count(cached),
+        output=token_count(raw.get("output_tokens") or 0),
+        reasoning=token_count(reasoning),
         estimated=raw.get("estimated") is True,
     )
 
