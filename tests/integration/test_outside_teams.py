@@ -52,7 +52,7 @@ async def test_a_program_that_orders_its_team_plays_recorded_verified_games(
         "teams": {"p1": "team.txt", "p2": "team.txt"},
     }
     accepting = asyncio.create_task(outside.accept_challenges(None, 2 * PAIRS))
-    progress = await run_tournament(
+    await run_tournament(
         parse_run_config(config, tmp_path / "run.toml"),
         store=store,
         bridge=bridge,
