@@ -57,7 +57,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     if kind is ImportKind.GAME_FILE:
         game_id = import_game_file(store, path, text)
-    elif kind is ImportKind.INPUT_LOG:
+    elif kind in (ImportKind.INPUT_LOG, ImportKind.SERVER_LOG):
+        if kind is ImportKind.SERVER_LOG:  # its input log replays exactly; its log does not
+            from pokeview.showdown_replay import server_input_log
+
+            text = "\n".join(server_input_log(text) or [])
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_input_log(store, text, path.name, bridge))
         )
