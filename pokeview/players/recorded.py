@@ -15,9 +15,10 @@ ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
 class InputLogEnds(Exception):  # noqa: N818 (not an error: how the recorded game ended)
     """The recorded choices ran out where the input log ends the battle without one."""
 
-    def __init__(self, line: str) -> None:
+    def __init__(self, line: str, cause: str | None = None) -> None:
         super().__init__(line)
         self.line = line
+        self.cause = cause  # battle/endings.py's word for it, when known (a server's log)
 
 
 def ending(lines: list[str]) -> str | None:
@@ -36,10 +37,12 @@ class RecordedPlayer:
         as_player: Any = None,
         details: list[dict[str, Any]] | None = None,
         ending: str | None = None,
+        cause: str | None = None,
     ) -> None:
         """`as_player`: the player who made these choices, when known (its name, kind and
         settings go to the record); `details`: how each choice was first made; `ending`: the
-        input log's last line when the battle ended without a choice (`>forcelose p2`)."""
+        input log's last line when the battle ended without a choice (`>forcelose p2`);
+        `cause`: why, in battle/endings.py's words, when known."""
         self.name = as_player.name if as_player else f"recorded:{side}"
         self.kind = as_player.kind if as_player else "recorded"
         self.description: dict[str, Any] = (
@@ -51,6 +54,7 @@ class RecordedPlayer:
         self.details = details or []
         self.used = 0
         self.ending = ending
+        self.cause = cause
 
     def describe(self) -> dict[str, Any]:
         return self.description
@@ -60,7 +64,7 @@ class RecordedPlayer:
             raise PlayerFailed(f"a recorded choice was refused at turn {ctx.turn}: {ctx.refusal}")
         if not self.choices:
             if self.ending:
-                raise InputLogEnds(self.ending)
+                raise InputLogEnds(self.ending, self.cause)
             raise PlayerFailed("the input log ends before the battle does")
         choice = self.choices.pop(0)
         index = match(choice, ctx.actions)

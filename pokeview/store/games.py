@@ -73,6 +73,7 @@ class GameQueries(Journal):
         input_log: list[str] | None = None,
         spectator_log: list[str] | None = None,
         showdown_version: str | None = None,
+        ending: str | None = None,
     ) -> None:
         """End a game; a finished or failed game is compacted in the same transaction."""
         self._writable()
@@ -87,7 +88,7 @@ class GameQueries(Journal):
             self.conn.execute(
                 "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "
                 "input_log = ?, spectator_log = ?, pid = null, "
-                "showdown_version = coalesce(?, showdown_version) where id = ?",
+                "showdown_version = coalesce(?, showdown_version), ending = ? where id = ?",
                 (
                     status,
                     winner,
@@ -97,6 +98,7 @@ class GameQueries(Journal):
                     "\n".join(input_log) if input_log is not None else None,
                     None if compacting else log,
                     showdown_version,
+                    ending,
                     game_id,
                 ),
             )
