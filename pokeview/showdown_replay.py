@@ -138,6 +138,9 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
         )
     if info["winner"] is None:
         raise PokeviewError("the replay log ends before the battle does (no |win| or |tie| line)")
+    from pokeview.battle.endings import from_server_log
+
+    ending = from_server_log(lines)  # "|-message|bob forfeited.": the server's words
     pieces = await bridge.follow(lines)
     spectator = [line for piece in pieces for line in piece["lines"]]
     players = {side: f"replay:{names[side]}" for side in ("p1", "p2")}
@@ -170,7 +173,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
                 events.append((side, EventKind.SIDE, data))
             store.append_events(game_id, events, at)
         store.append_events(
-            game_id, [(None, EventKind.END, ev.End(info["winner"], info["turns"]))], at
+            game_id, [(None, EventKind.END, ev.End(info["winner"], info["turns"], ending))], at
         )
         store.finish_game(
             game_id,
@@ -178,6 +181,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
             winner=info["winner"],
             turns=info["turns"],
             spectator_log=spectator,
+            ending=ending,
         )
     except Exception:
         store.delete_game(game_id)

@@ -74,3 +74,12 @@ async def test_a_doubles_replay_is_refused_in_one_line(bridge, store):
     with pytest.raises(PokeviewError, match=r"^a doubles battle: .*doubles are not supported"):
         await import_replay(store, log, "doubles.log", bridge)
     assert store.games() == []
+
+
+async def test_a_replay_lost_by_a_forfeit_says_so(bridge, store):
+    lines = (REPLAYS / "pokechamp-gen9ou.html").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith("|turn|3"))
+    cut = [*lines[:at], "|-message|abyssal1124 forfeited.", "|win|pokechamp1124", "</script>"]
+    store.skip_verify = True
+    game = store.game(await import_replay(store, "\n".join(cut), "forfeit.html", bridge))
+    assert (game.winner, game.turns, game.ending) == ("p1", 2, "forfeit")
