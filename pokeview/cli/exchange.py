@@ -80,7 +80,12 @@ def add_diff(commands: Commands) -> None:
         "diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's"
     )
     p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
-    p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
+    p.add_argument(
+        "engine_output",
+        help="the engine's output, JSON lines ({id, log}, log a list of protocol lines); a "
+        "battle is scored by the turns matched before its first wrong line, so a line after "
+        "|win| (which Showdown's log does not have) costs the last turn",
+    )
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument(
         "--print",
