@@ -28,7 +28,13 @@ def add_import(commands: Commands) -> None:
     p.add_argument(
         "file",
         help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
-        "its .log or .json, or Pokéval battle cases (.jsonl)",
+        "its .log or .json, a Showdown server's battle log (.log.json), or Pokéval battle "
+        "cases (.jsonl)",
+    )
+    p.add_argument(
+        "--again",
+        action="store_true",
+        help="import it even if the database has that game already (a second copy)",
     )
 
 
@@ -70,6 +76,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_replay(store, text, path.name, bridge))
+        )
+    earlier = store.same_game(game_id)
+    if earlier is not None and not args.again:
+        store.delete_game(game_id)
+        raise PokeviewError(
+            f"{path.name} is game {earlier} already (imported before); nothing was added "
+            "(--again imports a second copy)"
         )
     print(f"imported {path.name} as game {game_id}")
     return 0
@@ -134,7 +147,9 @@ def add_export(commands: Commands) -> None:
         "--format",
         choices=["json", "log", "inputlog", "html"],
         default="json",
-        help="json (all decisions; default), log, inputlog, or html (a Showdown replay)",
+        help="json (all decisions; default), log, inputlog, or html (a Showdown replay). The "
+        "log has no |t:| lines (the wall-clock times simulate-battle prints each turn): "
+        "pokeview's logs are the battle alone, so that a game replayed gives the same bytes",
     )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"

@@ -212,6 +212,21 @@ class GameQueries(Journal):
             game.spectator_log = self._body(gid).spectator_log
         return game
 
+    def same_game(self, game_id: int) -> int | None:
+        """An earlier game that is this one again (an import of the same file): the same
+        format, players, seed, result, input log and spectator log."""
+        mine = self.game(game_id)
+        rows = self.conn.execute(
+            "select id from games where id < ? and format = ? and p1 = ? and p2 = ? "
+            "and seed = ? and winner is ? and turns is ? and input_log is ? order by id",
+            (game_id, mine.format, mine.p1, mine.p2, mine.seed, mine.winner, mine.turns,
+             mine.input_log),
+        ).fetchall()  # fmt: skip
+        for (other,) in rows:
+            if self.game(other).spectator_log == mine.spectator_log:
+                return int(other)
+        return None
+
     def games(
         self,
         *,

@@ -83,3 +83,17 @@ async def test_a_replay_lost_by_a_forfeit_says_so(bridge, store):
     store.skip_verify = True
     game = store.game(await import_replay(store, "\n".join(cut), "forfeit.html", bridge))
     assert (game.winner, game.turns, game.ending) == ("p1", 2, "forfeit")
+
+
+def test_importing_the_same_file_twice_says_so_and_again_imports_it(tmp_path):
+    from tests.helpers import one_clear_line, pokeview
+
+    db = str(tmp_path / "x.db")
+    replay = str(REPLAYS / "pokechamp-gen9ou.html")
+    assert "as game 1" in pokeview("import", replay, "--db", db).stdout
+    said = one_clear_line(pokeview("import", replay, "--db", db))
+    assert said.endswith(
+        "is game 1 already (imported before); nothing was added (--again imports a second copy)"
+    )
+    assert "as game 2" in pokeview("import", replay, "--again", "--db", db).stdout
+    assert pokeview("games", "--json", "--db", db).stdout.count('"id"') == 2
