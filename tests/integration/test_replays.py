@@ -97,3 +97,9 @@ def test_importing_the_same_file_twice_says_so_and_again_imports_it(tmp_path):
     )
     assert "as game 2" in pokeview("import", replay, "--again", "--db", db).stdout
     assert pokeview("games", "--json", "--db", db).stdout.count('"id"') == 2
+
+
+async def test_a_real_doubles_log_is_refused_in_one_line(bridge, store):
+    text = (REPLAYS / "pkmn-ps-gen6-doubles.p1.log").read_text()
+    with pytest.raises(PokeviewError, match=r"^a doubles battle: .*\(doubles are not supported\)$"):
+        await import_replay(store, text, "doubles.log", bridge)

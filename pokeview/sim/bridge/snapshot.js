@@ -44,7 +44,7 @@ function publicMon(dex, mon, side) {
     fainted: !!mon.fainted,
     ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
     item: mon.item ? dex.items.get(mon.item).name : '',
-    terastallized: mon.terastallized || '',
+    terastallized: mon.terastallized || mon.teraUsed || '', // kept past a faint (words.js)
     boosts: boostsOf(mon),
     moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
   };
