@@ -19,6 +19,7 @@ SINGLES = [
     "pokechamp-gen9ou.html",
     "server-gen9randombattle.log.json",
     "pkmn-ps-gen7-singles.p1.log",
+    "pkmn-ps-gen7-illusion.p1.log",  # the foe's Illusion, revealed by |replace| at turn 78
 ]
 
 
@@ -109,13 +110,15 @@ class Reading:
 UNFOLLOWED = ("-swapboost", "-copyboost", "-invertboost", "-transform", "-clearpositiveboost")
 
 
-def _check(reading: Reading, state: dict, where: str) -> int:
-    """Compare one frame's board (p1's snapshot: its team, then the foe's) with the reading."""
+def _check(reading: Reading, state: dict, where: str, view: str) -> int:
+    """Compare one frame's board (a side's snapshot: its team, then the foe's) with the
+    reading."""
     checked = 0
     field_ = state["field"]
     assert bool(field_["weather"]) == reading.weather, where
     assert field_["terrain"] == reading.terrain, where
-    for side, team, conditions in (("p1", "team", "mine"), ("p2", "foeTeam", "theirs")):
+    foe = "p2" if view == "p1" else "p1"
+    for side, team, conditions in ((view, "team", "mine"), (foe, "foeTeam", "theirs")):
         names = {c["name"] for c in field_[conditions]}
         assert reading.hazards[side] <= names, (where, side, reading.hazards[side], names)
         if side not in reading.active:
@@ -157,7 +160,8 @@ async def test_the_board_agrees_with_the_log_at_every_frame(bridge, store, name)
             for line in event.data:
                 followed = followed and not line.startswith(tuple(f"|{k}|" for k in UNFOLLOWED))
                 reading.read(line)
-        elif event.kind == "side" and event.side == "p1" and event.data.state and followed:
-            frames += 1
-            checked += _check(reading, event.data.state, f"{name}, frame {frames}")
+        elif event.kind == "side" and event.data.state and followed:
+            frames += event.side == "p1"
+            where = f"{name}, frame {frames}, {event.side}'s view"
+            checked += _check(reading, event.data.state, where, event.side)
     assert frames >= 8 and checked > frames  # both sides, nearly every frame

@@ -54,6 +54,11 @@ function sideConditionsOf(side) {
   return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
 }
 
+function usedTera(clientSide, name) {
+  const known = clientSide ? clientSide.team.find((m) => m.name === name) : null;
+  return known ? known.teraUsed : undefined;
+}
+
 // A side at a request: `battle` is the simulator's, `client` that side's @pkmn/client battle.
 function snapshot(battle, sideId, client) {
   const side = battle.getSide(sideId);
@@ -74,7 +79,9 @@ function snapshot(battle, sideId, client) {
       ability: dex.abilities.get(mon.ability).name,
       item: mon.item ? dex.items.get(mon.item).name : '',
       teraType: mon.teraType || '',
-      terastallized: mon.terastallized || '',
+      // Showdown deletes a fainted Pokémon's `terastallized`, as @pkmn/client does: the
+      // client's record of it (words.js) keeps the side's used Tera said.
+      terastallized: mon.terastallized || usedTera(clientSide, mon.name) || '',
       stats: mon.getStat ? {
         atk: mon.storedStats.atk, def: mon.storedStats.def, spa: mon.storedStats.spa,
         spd: mon.storedStats.spd, spe: mon.storedStats.spe,
