@@ -53,6 +53,9 @@ def check_won_by_pokeview(tmp_path, played: subprocess.CompletedProcess, ending:
     assert (game.status, game.winner, game.p2) == ("finished", "p1", "server:leaver")
     assert ">forcelose p2" in (game.input_log or "")
     assert game.ending == ending
+    from pokeview.widgets.decision_pane import ending as last_frame
+
+    assert said[ending] in last_frame(store.game(game.id)).plain  # the viewer's last frame
     end = [e for e in store.events(game.id) if e.kind == "end"]
     assert end[-1].data.ending == ending
     store.close()
