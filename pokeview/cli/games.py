@@ -199,7 +199,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             safe(g.format),
             safe(g.p1),
             safe(g.p2),
-            safe(g.winner_name) + _ending_said(g.ending, g.winner, {"p1": g.p1, "p2": g.p2}, None),
+            safe(g.winner_name) + (f" ({g.ending})" if g.ending else ""),  # the word fits
             str(g.turns or "-"),
             g.status
             if g.status not in ("error", "void")
