@@ -159,7 +159,10 @@ async def play_over_server(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
             ours, theirs, format, header, ours_side, seed, port
         )
     lines, server_log = _split_log(lines)
-    result = await _record(spec, header, lines, decisions, ours_side, bridge, store)
+    from pokeview.battle.endings import from_server_log
+
+    cause = from_server_log(server_log)  # a forfeit, the timer: the server's log says which
+    result = await _record(spec, header, lines, decisions, ours_side, bridge, store, cause)
     if server_log and result.status == "finished":
         recorded = store.game(result.game_id).spectator_log or ""
         if _battle_lines(server_log) != _battle_lines(recorded.splitlines()):
@@ -339,6 +342,7 @@ async def _record(
     host_side: str,
     bridge: Any,
     store: Any,
+    cause: str | None = None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
     from pokeview.battle.loop import play_game
@@ -360,6 +364,7 @@ async def _record(
             as_player=spec.players[side],
             details=decisions if side == host_side else None,
             ending=ending(lines),  # the outside program forfeited, or lost on time
+            cause=cause,
         )
         for side in ("p1", "p2")
     }
