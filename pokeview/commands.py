@@ -12,13 +12,15 @@ class ScreenKeys(Provider):
         screen = self.screen
         entries = []
         seen = set()
-        for binding in screen._bindings.key_to_bindings.values():
-            for b in binding:
-                if not b.description or b.action in seen:
-                    continue
-                seen.add(b.action)
-                # The longer words (tooltip) where the footer's are short.
-                entries.append((b.tooltip or b.description, b.action, b.key.split(",")[0]))
+        # Textual's public view of the keys in force (an action its check_action hides is left
+        # out, as the footer leaves it out); the screen's own, not the app's or a widget's.
+        for active in screen.active_bindings.values():
+            b = active.binding
+            if active.node is not screen or not b.description or b.action in seen:
+                continue
+            seen.add(b.action)
+            # The longer words (tooltip) where the footer's are short.
+            entries.append((b.tooltip or b.description, b.action, b.key.split(",")[0]))
         return entries
 
     async def discover(self) -> Hits:
