@@ -8,9 +8,9 @@ from pathlib import Path
 from textual.app import App
 from textual.screen import Screen
 
-from pokeview import paths, settings
+from pokeview import settings
 from pokeview.commands import ScreenKeys
-from pokeview.themes import load_themes
+from pokeview.themes import built_in_themes, load_themes
 
 DEFAULT_THEME = "pokeview-dark"
 
@@ -23,11 +23,15 @@ class PokeviewApp(App[None]):
     def __init__(self, first_screen: Callable[[], Screen], themes_dir: Path | None = None) -> None:
         super().__init__()
         self.first_screen = first_screen
-        self.themes_dir = themes_dir or paths.REPO_DIR / "themes"
+        self.themes_dir = themes_dir  # None: the themes shipped in the package
         self.started = False  # set once the saved theme is restored: later changes are saved
 
     def on_mount(self) -> None:
-        themes, problems = load_themes(self.themes_dir)
+        if self.themes_dir is None:
+            with built_in_themes() as folder:
+                themes, problems = load_themes(folder)
+        else:
+            themes, problems = load_themes(self.themes_dir)
         for theme in themes:
             self.register_theme(theme)
         saved, ignored = settings.read()

@@ -1,9 +1,13 @@
-"""Theme files (JSON, in themes/): Textual themes declared as a typed struct. A broken file is
-skipped with one line naming the file and the key, never fatal, and never half-used: a theme
-whose colour Textual cannot read would otherwise fail only when it is chosen."""
+"""Theme files (JSON): Textual themes declared as a typed struct; the built-in ones are package
+data in pokeview/theme_files/. A broken file is skipped with one line naming the file and the key,
+never fatal, and never half-used: a theme whose colour Textual cannot read would otherwise fail
+only when it is chosen."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from importlib.resources import as_file, files
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -38,7 +42,7 @@ COLORS = (
 
 
 class ThemeFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A pokeview theme (JSON, in themes/): the fields of a Textual theme."""
+    """A pokeview theme (JSON, in pokeview/theme_files/): the fields of a Textual theme."""
 
     schema: str | None = msgspec.field(default=None, name="$schema")  # for editors
     name: Annotated[str, msgspec.Meta(pattern=r"\S", extra={"expected": "text that is not blank"})]
@@ -86,6 +90,14 @@ def read_theme(path: Path) -> Theme:
     fields = msgspec.structs.asdict(declared)
     del fields["schema"]
     return Theme(**fields)
+
+
+@contextmanager
+def built_in_themes() -> Iterator[Path]:
+    """The folder of the themes shipped in the package (package data, so an installed wheel
+    has them too; the repository's top folder is not there once installed)."""
+    with as_file(files("pokeview") / "theme_files") as folder:
+        yield folder
 
 
 def load_themes(folder: Path) -> tuple[list[Theme], list[str]]:

@@ -66,11 +66,13 @@ async def test_ratings_screen_fits_off_the_ui_thread_and_draws(recorded_db, monk
 
 async def test_themes_load_and_the_choice_is_remembered(recorded_db, tmp_path):
     from pokeview import settings
+    from pokeview.themes import built_in_themes
 
     themes = tmp_path / "themes"
     themes.mkdir()
-    for name in ("pokeview-dark.json", "pokeview-light.json"):
-        (themes / name).write_text((make_app(recorded_db).themes_dir / name).read_text())
+    with built_in_themes() as shipped:
+        for name in ("pokeview-dark.json", "pokeview-light.json"):
+            (themes / name).write_text((shipped / name).read_text())
     (themes / "broken.json").write_text("{ not json")
     app = make_app(recorded_db, themes_dir=themes)
     async with app.run_test(size=(80, 24)) as pilot:

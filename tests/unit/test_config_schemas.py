@@ -32,10 +32,11 @@ def test_a_schema_refuses_unknown_keys_as_loading_does():
 
 def test_the_shipped_configs_and_themes_load():
     from pokeview import paths
-    from pokeview.themes import load_themes
+    from pokeview.themes import built_in_themes, load_themes
     from pokeview.tournament.config import load_run_config
 
-    themes, problems = load_themes(paths.REPO_DIR / "themes")
+    with built_in_themes() as folder:
+        themes, problems = load_themes(folder)
     assert problems == [] and {t.name for t in themes} == {"pokeview-dark", "pokeview-light"}
     for example in sorted((paths.REPO_DIR / "examples").glob("*.toml")):
         assert load_run_config(example).players
