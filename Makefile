@@ -5,14 +5,21 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# The JavaScript's development tools (ESLint), from package.json's pinned lock file.
+NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cut -d' ' -f1)
 
-.PHONY: setup browser demo test test-fast check lint format schemas bench clean
+.PHONY: setup browser demo test test-fast test-js check lint format schemas bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+	@rm -f node_modules/.installed-*
+	@touch $(NODE_STAMP)
 
 setup: $(STAMP)
 	$(BIN)/pokeview setup
@@ -34,19 +41,27 @@ browser:
 	    { apt-get update -qq >/dev/null 2>&1 && apt-get install -y -qq chromium >/dev/null 2>&1; }; }; } || \
 	  echo "chromium is not installed: the report's browser test will be skipped"
 
-# Every layer: tests/unit, tests/integration (real Showdown in Node) and tests/tui (Pilot, snapshots).
-test: setup browser
+# Every layer: the JavaScript's (tests/js), then tests/unit, tests/integration (real Showdown in
+# Node) and tests/tui (Pilot, snapshots); pytest's closing line is the last one printed.
+test: setup browser test-js
 	$(BIN)/pytest -q
+
+# Node's own test runner on the bridge's and the search's modules; the ones that need Showdown
+# find it where pokeview installed it.
+test-js: setup
+	POKEVIEW_SHOWDOWN_DIR="$$($(BIN)/python -c 'from pokeview import paths; print(paths.showdown_dir())')" \
+	  node --test tests/js/*.test.js
 
 # The unit layer alone: no Node, no app, under 20 seconds.
 test-fast: $(STAMP)
 	$(BIN)/pytest -q tests/unit
 
-lint: $(STAMP)
+lint: $(STAMP) $(NODE_STAMP)
 	$(BIN)/ruff check pokeview tests benchmarks
 	$(BIN)/ruff format --check pokeview tests benchmarks
 	$(BIN)/lint-imports
 	$(BIN)/mypy pokeview
+	node_modules/.bin/eslint .
 
 format: $(STAMP)
 	$(BIN)/ruff format pokeview tests benchmarks
@@ -69,4 +84,4 @@ bench: setup
 	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache
