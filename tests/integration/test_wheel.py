@@ -49,6 +49,8 @@ def test_the_installed_wheel_opens_the_app_in_its_own_theme(tmp_path):
     for shipped in (
         "pokeview/theme_files/pokeview-dark.json",
         "pokeview/sim/bridge.js",
+        "pokeview/sim/search.js",
+        "pokeview/sim/search/decide.js",
         "pokeview/sim/server_plugin.js",
         "pokeview/sim/node/package-lock.json",
     ):
@@ -69,6 +71,15 @@ def test_the_installed_wheel_opens_the_app_in_its_own_theme(tmp_path):
         check=True,
         capture_output=True,
     )
+
+    # The search's entry point finds its parts from where it is installed.
+    search_js = Path(fresh_site) / "pokeview" / "sim" / "search.js"
+    loaded = subprocess.run(
+        ["node", "-e", "console.log(typeof require(process.argv[1]).search)", search_js],
+        capture_output=True,
+        text=True,
+    )
+    assert loaded.stdout.strip() == "function", loaded.stderr
 
     home = tmp_path / "home"
     env = {**os.environ, "POKEVIEW_HOME": str(home), "PYTHONPATH": ""}
