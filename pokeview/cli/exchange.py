@@ -134,6 +134,7 @@ def add_export(commands: Commands) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
+    from pokeview.terminal import unfiltered
 
     target = Path(args.output) if args.output else None
     if target is not None and target.is_dir():
@@ -146,7 +147,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         write_whole(target, text)
         print(f"game {args.game} written to {args.output}")
     else:
-        sys.stdout.write(text)
+        # Exact bytes into a pipe or a file; on a terminal, they are shown: control characters go.
+        (sys.stdout if sys.stdout.isatty() else unfiltered(sys.stdout)).write(text)
     return 0
 
 
