@@ -30,6 +30,12 @@ def add_import(commands: Commands) -> None:
         help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
         "its .log or .json, or Pokéval battle cases (.jsonl)",
     )
+    p.add_argument(
+        "--rated",
+        action="store_true",
+        help="count an imported pokeview game file in the ratings (by default imported games "
+        "are left out: who played them cannot be checked)",
+    )
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -48,6 +54,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise PokeviewError(f"cannot read {path}: {exc}") from None
     store = open_store(args)
     kind = import_kind(path, text)
+    if args.rated and kind is not ImportKind.GAME_FILE:
+        raise PokeviewError(f"--rated is for pokeview game files; {path} is a {kind}")
     if kind is ImportKind.POKEVAL_CASES:
         imported = run_stoppable(
             with_bridge(lambda bridge: import_pokeval_cases(store, path, bridge))
@@ -56,7 +64,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"case {case.case_id}: {case.error or f'game {case.game_id}'}")
         return 0
     if kind is ImportKind.GAME_FILE:
-        game_id = import_game_file(store, path, text)
+        game_id = import_game_file(store, path, text, rated=args.rated)
     elif kind is ImportKind.INPUT_LOG:
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_input_log(store, text, path.name, bridge))
