@@ -255,6 +255,9 @@ def import_json_into_scratch(path: Path) -> tuple[Path, int]:
         doc = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
+    if isinstance(doc, dict) and isinstance(doc.get("game"), dict):
+        # Alone in the scratch database, a fork's parent is not there to point to.
+        doc["game"].update(parent_game=None, parent_decision=None)
     scratch = Path(tempfile.mkdtemp(prefix="pokeview-")) / "watch.db"
     try:
         store = open_store(scratch)

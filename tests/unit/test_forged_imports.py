@@ -155,3 +155,14 @@ def test_the_hostile_file_imports_its_free_text(tmp_path, capsys):
     path = write_hostile(tmp_path / "hostile.json")
     assert main(["--db", str(tmp_path / "x.db"), "import", str(path)]) == 0
     assert EVIL in read_game(tmp_path / "x.db", 1).p1  # kept as written; shown without it
+
+
+def test_a_forks_file_opens_to_watch_alone(tmp_path):
+    from pokeview.exchange import game_file_in_scratch
+
+    fork = recording()
+    fork["game"]["parent_game"], fork["game"]["parent_decision"] = 41, 10
+    path = tmp_path / "fork.json"
+    path.write_bytes(orjson.dumps(fork))
+    with game_file_in_scratch(path) as (scratch, game_id):
+        assert read_game(scratch, game_id).parent_game is None
