@@ -39,6 +39,10 @@ def read_config(where: Path, what: str) -> Any:
         raise PokeviewError(f"{where}: not valid JSON: {_lower(str(exc))}") from None
     except tomllib.TOMLDecodeError as exc:  # its message names the line and column
         raise PokeviewError(f"{where}: not valid TOML: {_lower(str(exc))}") from None
+    except RecursionError:  # both parsers recurse per level of nesting
+        raise PokeviewError(
+            f"{where}: nested too deeply to be a {what} (no {what} needs more than a few levels)"
+        ) from None
 
 
 def convert(data: Any, kind: type[T], where: Path | str) -> T:

@@ -16,6 +16,7 @@ from typing import Any
 import orjson
 
 from pokeview import paths
+from pokeview.safe_write import write_whole
 
 
 def _run() -> dict[str, Any]:
@@ -74,7 +75,7 @@ def write_all(folder: Path = FOLDER) -> list[Path]:
     written = []
     for kind in SCHEMAS:
         path = folder / file_name(kind)
-        path.write_text(schema_text(kind), encoding="utf-8")
+        write_whole(path, schema_text(kind))
         written.append(path)
     return written
 

@@ -12,6 +12,7 @@ import msgspec
 
 from pokeview import config_files, paths
 from pokeview.errors import PokeviewError
+from pokeview.safe_write import write_whole
 
 
 class Settings(msgspec.Struct, forbid_unknown_fields=True, omit_defaults=True):
@@ -50,6 +51,6 @@ def save(**changes: Any) -> None:
     data = msgspec.structs.replace(load(), **changes)
     try:
         _file().parent.mkdir(parents=True, exist_ok=True)
-        _file().write_bytes(msgspec.json.format(msgspec.json.encode(data), indent=2))
-    except OSError:
+        write_whole(_file(), msgspec.json.format(msgspec.json.encode(data), indent=2))
+    except (OSError, PokeviewError):
         pass  # a read-only config directory costs only the remembered setting

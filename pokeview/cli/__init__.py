@@ -108,6 +108,15 @@ def _run(args: argparse.Namespace) -> int:
         where = args.db or os.environ.get("POKEVIEW_DB") or "the database"
         print(f"pokeview: error: {where}: {exc}; nothing more was written", file=sys.stderr)
         return 2
+    except sqlite3.DatabaseError as exc:  # a page damaged on disk ("malformed")
+        from pathlib import Path
+
+        from pokeview import paths
+        from pokeview.store.store import damaged_file
+
+        where = Path(args.db or os.environ.get("POKEVIEW_DB") or paths.database_path())
+        print(f"pokeview: error: {damaged_file(where, exc)}", file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
         print("pokeview: interrupted", file=sys.stderr)
         return 130

@@ -126,6 +126,12 @@ def check_db_path(db: str, *, existing: bool) -> None:
     except FileNotFoundError:  # a dangling symbolic link too
         if existing:
             raise PokeviewError(f"there is no database at {db}") from None
+        folder = Path(db).parent
+        if not folder.is_dir():  # a mistyped folder is not made behind the person's back
+            raise PokeviewError(
+                f"the folder {folder} for --db does not exist; create it first, "
+                "or give another path"
+            ) from None
         return  # a command that records creates it
     except OSError as exc:  # a name too long, a folder that cannot be searched...
         raise PokeviewError(f"cannot open the database at {db}: {exc.strerror}") from None
@@ -218,18 +224,3 @@ def read_team(path: str | None) -> str | None:
         raise PokeviewError(
             f"the team file {path} is not text (UTF-8); give a team in packed or export format"
         ) from None
-
-
-def write_whole(target: Path, text: str) -> None:
-    """Write a file completely or not at all: a stopped or failed write leaves no half file."""
-    import tempfile
-
-    try:
-        fd, scratch = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(scratch, target)
-    except OSError as exc:
-        if "scratch" in locals():
-            Path(scratch).unlink(missing_ok=True)
-        raise PokeviewError(f"cannot write {target}: {exc.strerror}") from None

@@ -4,10 +4,11 @@ every game in it can still be read."""
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 
 from pokeview.cli.common import Commands, open_store
-from pokeview.store.store import DamagedGame, Store, Summary
+from pokeview.store.store import DamagedGame, Store, Summary, damaged_file, damaged_game
 from pokeview.terminal import unfiltered
 from pokeview.text import strip_control
 
@@ -29,7 +30,12 @@ def add_db(commands: Commands) -> None:
 def cmd_db(args: argparse.Namespace) -> int:
     store = open_store(args, existing=True)
     try:
-        print(describe(store.summary()))
+        try:
+            print(describe(store.summary()))
+        except sqlite3.DatabaseError as exc:
+            if not args.check:
+                raise
+            print(strip_control(str(damaged_file(store.path, exc))))  # then game by game
         return check(store) if args.check else 0
     finally:
         store.close()
@@ -63,6 +69,9 @@ def check(store: Store) -> int:
     for n, game_id in enumerate(ids, start=1):
         try:
             store.check_game(game_id)
+        except sqlite3.DatabaseError as exc:  # this game's pages are damaged on disk
+            damaged += 1
+            print(strip_control(str(damaged_game(game_id, exc))))
         except DamagedGame as exc:
             damaged += 1
             print(strip_control(str(exc)))

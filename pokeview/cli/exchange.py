@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sqlite3
 import sys
 from pathlib import Path
 from typing import Any
@@ -13,9 +14,9 @@ from pokeview.cli.common import (
     open_store,
     run_stoppable,
     with_bridge,
-    write_whole,
 )
 from pokeview.errors import PokeviewError
+from pokeview.safe_write import check_target, write_whole
 
 
 def add_import(commands: Commands) -> None:
@@ -28,7 +29,13 @@ def add_import(commands: Commands) -> None:
     p.add_argument(
         "file",
         help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
-        "its .log or .json, or Pokéval battle cases (.jsonl)",
+        "its .log or .json, a Showdown server's battle log (.log.json), or Pokéval battle "
+        "cases (.jsonl)",
+    )
+    p.add_argument(
+        "--again",
+        action="store_true",
+        help="import it even if the database has that game already (a second copy)",
     )
     p.add_argument(
         "--rated",
@@ -65,7 +72,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     if kind is ImportKind.GAME_FILE:
         game_id = import_game_file(store, path, text, rated=args.rated)
-    elif kind is ImportKind.INPUT_LOG:
+    elif kind in (ImportKind.INPUT_LOG, ImportKind.SERVER_LOG):
+        if kind is ImportKind.SERVER_LOG:  # its input log replays exactly; its log does not
+            from pokeview.showdown_replay import server_input_log
+
+            text = "\n".join(server_input_log(text) or [])
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_input_log(store, text, path.name, bridge))
         )
@@ -74,6 +85,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_replay(store, text, path.name, bridge))
+        )
+    earlier = store.same_game(game_id)
+    if earlier is not None and not args.again:
+        store.delete_game(game_id)
+        raise PokeviewError(
+            f"{path.name} is game {earlier} already (imported before); nothing was added "
+            "(--again imports a second copy)"
         )
     print(f"imported {path.name} as game {game_id}")
     return 0
@@ -84,7 +102,12 @@ def add_diff(commands: Commands) -> None:
         "diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's"
     )
     p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
-    p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
+    p.add_argument(
+        "engine_output",
+        help="the engine's output, JSON lines ({id, log}, log a list of protocol lines); a "
+        "battle is scored by the turns matched before its first wrong line, so a line after "
+        "|win| (which Showdown's log does not have) costs the last turn",
+    )
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument(
         "--print",
@@ -133,7 +156,9 @@ def add_export(commands: Commands) -> None:
         "--format",
         choices=["json", "log", "inputlog", "html"],
         default="json",
-        help="json (all decisions; default), log, inputlog, or html (a Showdown replay)",
+        help="json (all decisions; default), log, inputlog, or html (a Showdown replay). The "
+        "log has no |t:| lines (the wall-clock times simulate-battle prints each turn): "
+        "pokeview's logs are the battle alone, so that a game replayed gives the same bytes",
     )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"
@@ -145,10 +170,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.terminal import unfiltered
 
     target = Path(args.output) if args.output else None
-    if target is not None and target.is_dir():
-        raise PokeviewError(f"{target} is a folder; give -o a file name inside it")
-    if target is not None and not target.parent.is_dir():
-        raise PokeviewError(f"cannot write {target}: the folder {target.parent} does not exist")
+    if target is not None:
+        check_target(target)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     text = export_as(store, args.game, args.format)
     if target is not None:
@@ -170,7 +193,8 @@ def add_verify(commands: Commands) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    from pokeview.battle.verify import verify_game
+    from pokeview.battle.verify import Verdict, verify_game
+    from pokeview.store.store import DamagedGame, damaged_game
 
     store = open_store(args, existing=True)
     if args.all:
@@ -181,7 +205,15 @@ def cmd_verify(args: argparse.Namespace) -> int:
         raise PokeviewError("name a game id to verify, or pass --all")
 
     async def verify_all(bridge: Any) -> list[Any]:
-        return [await verify_game(bridge, store, gid) for gid in ids]
+        verdicts = []
+        for gid in ids:  # a damaged game is a failed verdict; the others are still verified
+            try:
+                verdicts.append(await verify_game(bridge, store, gid))
+            except DamagedGame as exc:
+                verdicts.append(Verdict(gid, False, 0, str(exc)))
+            except sqlite3.DatabaseError as exc:
+                verdicts.append(Verdict(gid, False, 0, str(damaged_game(gid, exc))))
+        return verdicts
 
     verdicts = run_stoppable(with_bridge(verify_all))
     bad = [v for v in verdicts if not v.ok]

@@ -59,14 +59,16 @@ def cmd_run(args: argparse.Namespace) -> int:
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
+        + (f", {progress.void} void" if progress.void else "")
+        + (f", {progress.interrupted} interrupted" if progress.interrupted else "")
         + (
-            f", {progress.void} void: to be played again when the run is started again"
-            if progress.void
+            ": to be played again when the run is started again"
+            if progress.void or progress.interrupted
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
     )
-    return 0 if progress.failed == 0 and progress.void == 0 else 1
+    return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 
 
 def add_runs(commands: Commands) -> None:
@@ -143,7 +145,9 @@ def add_report(commands: Commands) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from pokeview.ratings.report import write_report
+    from pokeview.safe_write import check_target
 
+    check_target(Path(args.output), folder_made=True)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     try:
         out = write_report(store, args.run, Path(args.output), players_file=args.players)

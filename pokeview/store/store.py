@@ -12,6 +12,7 @@ import collections
 import contextlib
 import os
 import sqlite3
+import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,6 +36,8 @@ __all__ = [
     "RunRow",
     "Store",
     "Summary",
+    "damaged_file",
+    "damaged_game",
     "open_store",
 ]
 
@@ -65,6 +68,7 @@ class Store(GameQueries, Transfer, RunQueries):
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
         try:
+            _refuse_foreign(path)
             conn = self._connect(path)
             self.conn = conn
             if not self.read_only:
@@ -158,6 +162,11 @@ class Store(GameQueries, Transfer, RunQueries):
         if meta is None:
             return None
         value = self._meta("schema_version")
+        if value and not value.isdigit():
+            raise PokeviewError(
+                f"the database {self.path} has a schema version pokeview cannot read ({value!r}): "
+                "it is damaged or was not written by pokeview"
+            )
         return int(value) if value else None
 
     def _meta(self, key: str) -> str | None:
@@ -219,6 +228,20 @@ class Store(GameQueries, Transfer, RunQueries):
             return {"total": self.path.stat().st_size}
 
 
+def damaged_file(path: Path, exc: sqlite3.DatabaseError) -> PokeviewError:
+    """One line for a file SQLite finds damaged (a page overwritten on disk): what, and how to
+    see what is left and save it."""
+    return PokeviewError(
+        f"the database {path} is damaged ({exc}): `pokeview db --check --db {path}` names the "
+        f"games that can still be read; `sqlite3 {path} .recover | sqlite3 recovered.db` saves "
+        "what is left into a new file"
+    )
+
+
+def damaged_game(game_id: int, exc: sqlite3.DatabaseError) -> DamagedGame:
+    return DamagedGame(f"game {game_id} cannot be read: the file is damaged there ({exc})")
+
+
 def _retry_locked(statement: Callable[[], Any], tries: int = 300) -> Any:
     """Run a statement that SQLite answers 'locked' without waiting (a journal-mode change)."""
     import time
@@ -240,6 +263,26 @@ def _reason(exc: sqlite3.Error) -> str:
     if "not a database" in text or "malformed" in text:
         return f"{text} (is it a pokeview database?)"
     return text
+
+
+def _refuse_foreign(path: Path) -> None:
+    """Another program's SQLite file is left as it was: opening it as a Store would add
+    pokeview's tables to it and switch it to WAL. Read-only, so even a full disk can answer."""
+    if not path.exists() or path.stat().st_size == 0:
+        return  # a new or empty file becomes a database
+    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
+    if not os.access(path.parent, os.W_OK):
+        uri += "&immutable=1"  # no -shm file can be made beside it
+    conn = sqlite3.connect(uri, uri=True, timeout=30)
+    try:
+        names = {row[0] for row in conn.execute("select name from sqlite_master")}
+    finally:
+        conn.close()
+    if names and "meta" not in names:
+        raise PokeviewError(
+            f"{path} is an SQLite database but not pokeview's (it has tables of its own and no "
+            "pokeview record); nothing was changed: give --db another file"
+        )
 
 
 def open_store(

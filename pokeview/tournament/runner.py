@@ -39,6 +39,7 @@ class Progress:
     done: int = 0  # by this runner
     failed: int = 0  # harness errors, by this runner
     void: int = 0  # void games, by this runner: played again when the run is started again
+    interrupted: int = 0  # games cut short (the bridge died, say): played again likewise
     running: int = 0
     cost: float = 0.0  # USD of this runner's games, where known
     cost_unknown: bool = False
@@ -48,8 +49,9 @@ class Progress:
 
     @property
     def recorded(self) -> int:
-        """The run's games recorded for good so far (a void game is to be played again)."""
-        return self.done_before + self.done - self.void
+        """The run's games recorded for good so far (a void or interrupted game is to be played
+        again)."""
+        return self.done_before + self.done - self.void - self.interrupted
 
     @property
     def remaining(self) -> int:
@@ -227,6 +229,8 @@ async def run_tournament(
             progress.last = result
             if result.status == "void":
                 progress.void += 1
+            elif result.status == "interrupted":
+                progress.interrupted += 1
             elif result.status != "finished":
                 progress.failed += 1
             game_cost = store.game_cost(result.game_id)
@@ -240,8 +244,14 @@ async def run_tournament(
     try:
         await asyncio.gather(*(play(g) for g in todo))
     finally:
-        complete = progress.remaining == 0 and progress.void == 0
-        store.update_run(run_id, state="finished" if complete else "stopped", pid=None)
+        # `finished` only when every planned game is recorded and none ended in an error: a
+        # run with games to play again is `stopped`, one whose games are all in but some in
+        # errors is `errors` (its ratings leave those out).
+        complete = progress.remaining == 0 and progress.void == 0 and progress.interrupted == 0
+        state = "finished" if complete else "stopped"
+        if complete and store.error_games(run_id):
+            state = "errors"
+        store.update_run(run_id, state=state, pid=None)
     return progress
 
 

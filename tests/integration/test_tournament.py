@@ -163,3 +163,45 @@ def test_two_runners_resuming_at_once_never_both_play(tmp_path):
             assert len(games) == 2 and all(g[-1] == "finished" for g in games), games
         finally:
             store.close()
+
+
+async def test_a_run_whose_bridge_died_mid_game_is_not_finished_and_says_so(tmp_path, store):
+    """Node killed while games are in flight: they end interrupted, the run is `stopped` (never
+    `finished`) and counts them apart, and starting it again plays them."""
+    import asyncio
+
+    from pokeview.sim.client import Bridge
+    from pokeview.tournament.runner import run_tournament
+
+    config_file = tmp_path / "run.toml"
+    config_file.write_text(
+        'name = "dies"\nseed = "d"\npairs = 3\nconcurrency = 6\n'
+        'players = ["random", "max-damage"]\n'
+    )
+    config = load_run_config(config_file)
+    pool = Bridge(hosts=1)
+    try:
+        await pool.start()
+        killed = []
+
+        async def kill_mid_game() -> None:
+            while not killed:
+                running = store.running_games([r.id for r, _ in store.runs()])
+                if len(running) >= 3 and store.decisions(running[0]["id"]):
+                    os.kill(pool.hosts[0].pid(), signal.SIGKILL)
+                    killed.append(True)
+                await asyncio.sleep(0.01)
+
+        killer = asyncio.ensure_future(kill_mid_game())
+        progress = await run_tournament(config, store=store, bridge=pool)
+        killer.cancel()
+        assert killed
+        statuses = [s for *_, s in store.run_games(store.run("dies").id)]
+        assert "interrupted" in statuses
+        assert progress.interrupted == statuses.count("interrupted")
+        assert progress.recorded == statuses.count("finished")
+        assert store.run("dies").state == "stopped"
+        again = await run_tournament(config, store=store, bridge=pool)
+        assert again.recorded == 6 and store.run("dies").state == "finished"
+    finally:
+        await pool.close()

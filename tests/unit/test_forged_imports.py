@@ -94,7 +94,7 @@ def test_a_fork_whose_parent_is_in_the_database_imports(tmp_path, capsys):
     fork = recording()
     fork["game"]["parent_game"], fork["game"]["parent_decision"] = 1, 10
     (tmp_path / "fork.json").write_bytes(orjson.dumps(fork))
-    assert main(["--db", str(db), "import", str(tmp_path / "fork.json")]) == 0
+    assert main(["--db", str(db), "import", "--again", str(tmp_path / "fork.json")]) == 0
     assert read_game(db, 2).parent_game == 1
 
 
@@ -135,7 +135,7 @@ def test_imported_games_stay_out_of_the_ratings_unless_rated(tmp_path, capsys):
     path.write_bytes(orjson.dumps(doc))
     db = tmp_path / "x.db"
     assert main(["--db", str(db), "import", str(path)]) == 0
-    assert main(["--db", str(db), "import", "--rated", str(path)]) == 0
+    assert main(["--db", str(db), "import", "--rated", "--again", str(path)]) == 0
     assert read_game(db, 1).exclude_from_ratings == 1
     assert read_game(db, 2).exclude_from_ratings == 0
     capsys.readouterr()

@@ -1,0 +1,56 @@
+"""A file damaged on disk (a b-tree page's header overwritten): one clear line, per game where
+the damage is in one game's record, and every command that reads it says so without a
+traceback."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from tests.helpers import build_db, pokeview
+
+
+def damage_page(db: Path, table: str, which: int = -1) -> None:
+    """Overwrite the header of one of `table`'s leaf pages (found with the dbstat table)."""
+    with sqlite3.connect(db) as conn:
+        conn.execute("pragma wal_checkpoint(TRUNCATE)")
+        size = conn.execute("pragma page_size").fetchone()[0]
+        pages = [
+            r[0]
+            for r in conn.execute(
+                "select pageno from dbstat where name = ? and pagetype = 'leaf' order by pageno",
+                (table,),
+            )
+        ]
+    conn.close()
+    data = bytearray(db.read_bytes())
+    start = (pages[which] - 1) * size
+    data[start : start + 8] = b"\xff" * 8
+    db.write_bytes(bytes(data))
+
+
+def test_a_damaged_games_table_is_one_clear_line_in_every_reading_command(tmp_path):
+    db = build_db(tmp_path / "x.db")
+    damage_page(db, "games")
+    for argv in (["games"], ["db", "--check"], ["ratings"], ["verify", "--all"]):
+        done = pokeview(*argv, "--db", str(db))
+        lines = done.stderr.strip().splitlines()
+        assert "Traceback" not in done.stderr + done.stdout, (argv, done.stderr)
+        assert done.returncode != 0 and len(lines) == 1, (argv, done.stderr)
+        assert "is damaged" in lines[0] and ".recover" in lines[0], (argv, lines[0])
+
+
+def test_damage_in_one_game_is_a_line_for_that_game_and_the_others_go_on(tmp_path):
+    db = build_db(tmp_path / "x.db")
+    damage_page(db, "bodies", 0)
+    checked = pokeview("db", "--check", "--db", str(db))
+    assert "Traceback" not in checked.stderr + checked.stdout, checked.stderr
+    assert checked.returncode == 1
+    damaged = [line for line in checked.stdout.splitlines() if "cannot be read" in line]
+    assert damaged and all(line.startswith("game ") for line in damaged), checked.stdout
+    assert f"of 3 games read whole; {len(damaged)} damaged" in checked.stdout
+    verified = pokeview("verify", "--all", "--db", str(db))
+    assert "Traceback" not in verified.stderr + verified.stdout, verified.stderr
+    per_game = [line for line in verified.stdout.splitlines() if line.startswith(("ok", "FAIL"))]
+    assert len(per_game) == 3, verified.stdout  # every game reported, the damaged ones too
+    assert f"{3 - len(damaged)} of 3 games verified" in verified.stdout
