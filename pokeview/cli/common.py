@@ -126,6 +126,11 @@ def check_db_path(db: str, *, existing: bool) -> None:
     except FileNotFoundError:  # a dangling symbolic link too
         if existing:
             raise PokeviewError(f"there is no database at {db}") from None
+        parent = Path(db).parent
+        if not parent.is_dir():  # a mistyped path: its folders are not made (the default's are)
+            raise PokeviewError(
+                f"cannot create the database {db}: the folder {parent} does not exist"
+            ) from None
         return  # a command that records creates it
     except OSError as exc:  # a name too long, a folder that cannot be searched...
         raise PokeviewError(f"cannot open the database at {db}: {exc.strerror}") from None

@@ -91,7 +91,7 @@ class Store(GameQueries, Transfer, RunQueries):
             ) from None
 
     def _connect(self, path: Path) -> sqlite3.Connection:
-        exists = path.exists()
+        exists = path.exists() and path.stat().st_size > 0
         if exists and (not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)):
             # Reading commands still work on a read-only file or file system.
             self.read_only = True
@@ -105,11 +105,20 @@ class Store(GameQueries, Transfer, RunQueries):
         conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout=30000")
+        if exists:
+            try:
+                _check_ours(conn, path)  # before anything is written to it
+            except BaseException:
+                conn.close()
+                raise
         # Pages freed by compaction go back to the file system (a no-op on an older file until
-        # its migration's VACUUM).
-        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        # its migration's VACUUM). Set only where it is not already: on a full disk an existing
+        # database still opens, for reading at least.
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_INCREMENTAL:
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         # Changing the journal mode needs the file to itself: wait like any other write.
-        _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")
         # Debian's SQLite zeroes every deleted row and freed page (SECURE_DELETE), so compacting
         # a game wrote all its freed pages again; FAST zeroes only within pages written anyway.
@@ -159,8 +168,7 @@ class Store(GameQueries, Transfer, RunQueries):
         ).fetchone()
         if meta is None:
             return None
-        value = self._meta("schema_version")
-        return int(value) if value else None
+        return schema_number(self._meta("schema_version"), self.path)
 
     def _meta(self, key: str) -> str | None:
         row = self.conn.execute("select value from meta where key = ?", (key,)).fetchone()
@@ -219,6 +227,36 @@ class Store(GameQueries, Transfer, RunQueries):
             return {name: int(size) for name, size in rows}
         except sqlite3.OperationalError:  # SQLite built without dbstat
             return {"total": self.path.stat().st_size}
+
+
+AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's answer
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse, before writing a byte, a file that holds tables but not pokeview's (another
+    program's database given as --db): adding pokeview's tables and switching it to WAL would
+    change a file that is not ours."""
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    if tables and "meta" not in tables:
+        raise PokeviewError(
+            f"{path} is not a pokeview database (it has tables, but not pokeview's): give --db "
+            "a pokeview database, or a new file name to start one"
+        )
+    if "meta" in tables:
+        row = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+        schema_number(row[0] if row else None, path)
+
+
+def schema_number(value: object, path: Path) -> int | None:
+    """meta.schema_version as a number (None: not set yet); one line if it is not one."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        return int(value)
+    raise PokeviewError(
+        f"{path}: meta.schema_version is {str(value)[:40]!r}, not a number: the file is not a "
+        "pokeview database, or it was changed by hand"
+    )
 
 
 def damaged_file(path: Path, exc: sqlite3.DatabaseError) -> PokeviewError:
