@@ -64,6 +64,8 @@ class Store(GameQueries, Transfer, RunQueries):
         self._commit_scheduled: asyncio.TimerHandle | None = None
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []
         self._unwritten_decisions: list[tuple[Any, ...]] = []
+        self._uncommitted_events: list[tuple[int, str | None, str, str, float]] = []
+        self._uncommitted_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
         try:
