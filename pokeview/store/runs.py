@@ -54,7 +54,8 @@ class RunQueries(Compaction):
         """
         self._writable()
         self._flush()
-        self.commit()  # what this process wrote before goes first
+        self.conn.commit()  # what this process wrote before goes first
+        self._committed()
         with self._transaction():
             self.conn.execute("BEGIN IMMEDIATE")
             row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
