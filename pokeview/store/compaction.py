@@ -96,6 +96,7 @@ class Compaction:
     path: Path
     conn: sqlite3.Connection
     read_only: bool
+    read_only_why: str  # "is read-only", "is on a full disk"
     _bodies: collections.OrderedDict[int, bodies.Body]
     # A running game's events and decisions wait here for the next commit (one insert for each
     # table), then they are kept, as written, for the games this Store created, so that
@@ -116,7 +117,9 @@ class Compaction:
 
     def _writable(self) -> None:
         if self.read_only:
-            raise PokeviewError(f"the database {self.path} is read-only: nothing can be written")
+            raise PokeviewError(
+                f"the database {self.path} {self.read_only_why}: nothing can be written"
+            )
 
     def _flush(self) -> None:
         """Insert the events and decisions waiting for the commit, one statement per table.

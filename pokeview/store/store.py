@@ -60,6 +60,7 @@ class Store(GameQueries, Transfer, RunQueries):
     def __init__(self, path: Path, on_migrate: Callable[[int, int], None] | None = None) -> None:
         self.path = path
         self.read_only = False
+        self.read_only_why = "is read-only"
         self._bodies: collections.OrderedDict[int, Any] = collections.OrderedDict()
         self._commit_scheduled: asyncio.TimerHandle | None = None
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []
@@ -105,14 +106,34 @@ class Store(GameQueries, Transfer, RunQueries):
             return conn
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+        try:
+            return self._set_up(conn, path, exists)
+        except BaseException as exc:
+            conn.close()
+            if not (isinstance(exc, sqlite3.OperationalError) and exists and _disk_full(exc)):
+                raise
+        # The disk is full (a -shm or -wal file cannot be made): an existing database is still
+        # read, as on a read-only file system, and nothing is written to it.
+        self.read_only, self.read_only_why = True, "is on a full disk"
+        for uri in (f"file:{path}?mode=ro", f"file:{path}?mode=ro&immutable=1"):
+            if "immutable" in uri and _has_log(path):
+                break  # its latest writes are in the log, which cannot be read this way
+            conn = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+            try:
+                conn.row_factory = sqlite3.Row
+                conn.execute("select count(*) from sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError as again:
+                conn.close()
+                if not _disk_full(again):
+                    raise
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def _set_up(self, conn: sqlite3.Connection, path: Path, exists: bool) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout=30000")
         if exists:
-            try:
-                _check_ours(conn, path)  # before anything is written to it
-            except BaseException:
-                conn.close()
-                raise
+            _check_ours(conn, path)  # before anything is written to it
         # Pages freed by compaction go back to the file system (a no-op on an older file until
         # its migration's VACUUM). Set only where it is not already: on a full disk an existing
         # database still opens, for reading at least.
@@ -232,6 +253,17 @@ class Store(GameQueries, Transfer, RunQueries):
 
 
 AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's answer
+
+
+def _disk_full(exc: sqlite3.OperationalError) -> bool:
+    # What SQLite says when a -shm or -wal file cannot be made or grown on a full disk.
+    text = str(exc)
+    return "full" in text or "disk I/O error" in text
+
+
+def _has_log(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    return wal.exists() and wal.stat().st_size > 0
 
 
 def _check_ours(conn: sqlite3.Connection, path: Path) -> None:

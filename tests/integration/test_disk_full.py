@@ -52,3 +52,23 @@ def test_a_run_that_fills_the_disk_ends_in_one_clean_line_and_leaves_no_hole(tmp
     assert "Traceback" not in checked.stderr, checked.stderr
     assert checked.returncode == 0 and " 0 damaged" in checked.stdout, checked.stdout
     assert Path(db).exists()
+
+
+def test_a_database_on_a_full_disk_is_still_read_and_a_write_is_one_line(small_disk):
+    from tests.helpers import build_db
+
+    db = build_db(small_disk / "x.db")  # closed: its log is gone, and must be made to read it
+    with open(small_disk / "filler", "wb") as filler:
+        try:
+            while True:
+                filler.write(b"\0" * 65536)
+        except OSError:
+            pass
+    for argv in (["games"], ["ratings"], ["db", "--check"]):
+        done = pokeview(*argv, "--db", str(db))
+        assert done.returncode == 0 and "Traceback" not in done.stderr, (argv, done.stderr)
+    listed = pokeview("games", "--db", str(db)).stdout
+    assert "heuristic" in listed and "max-damage" in listed
+    played = pokeview("battle", "--p1", "random", "--p2", "random", "--db", str(db))
+    lines = played.stderr.strip().splitlines()
+    assert played.returncode == 2 and len(lines) == 1 and "full disk" in lines[0], played.stderr
