@@ -129,7 +129,8 @@ def check_db_path(db: str, *, existing: bool) -> None:
         parent = Path(db).parent
         if not parent.is_dir():  # a mistyped path: its folders are not made (the default's are)
             raise PokeviewError(
-                f"cannot create the database {db}: the folder {parent} does not exist"
+                f"cannot open the database at {db}: the folder {parent} does not exist "
+                "(it is not made for an explicit --db)"
             ) from None
         return  # a command that records creates it
     except OSError as exc:  # a name too long, a folder that cannot be searched...
