@@ -36,13 +36,13 @@ def read_config(where: Path, what: str) -> Any:
     try:
         data = json.loads(text) if where.suffix == ".json" else tomllib.loads(text)
     except RecursionError:  # the parsers recurse once per level of nesting
-        raise PokeviewError(_too_deep(where)) from None
+        raise PokeviewError(_too_deep(where, what)) from None
     except json.JSONDecodeError as exc:
         raise PokeviewError(f"{where}: not valid JSON: {_lower(str(exc))}") from None
     except tomllib.TOMLDecodeError as exc:  # its message names the line and column
         raise PokeviewError(f"{where}: not valid TOML: {_lower(str(exc))}") from None
     if _depth(data) > MAX_DEPTH:  # parsed, but what reads it (and its errors) recurses too
-        raise PokeviewError(_too_deep(where))
+        raise PokeviewError(_too_deep(where, what))
     return data
 
 
@@ -50,8 +50,8 @@ def read_config(where: Path, what: str) -> Any:
 MAX_DEPTH = 32
 
 
-def _too_deep(where: Path) -> str:
-    return f"{where}: nested too deeply (more than {MAX_DEPTH} levels of tables or lists)"
+def _too_deep(where: Path, what: str) -> str:
+    return f"{where}: nested too deeply to be a {what} (no {what} needs more than a few levels)"
 
 
 def _depth(data: Any) -> int:

@@ -50,5 +50,14 @@ def search_script() -> Path:
     return PACKAGE_DIR / "sim" / "search.js"
 
 
+def server_plugin_script() -> Path:
+    return PACKAGE_DIR / "sim" / "server_plugin.js"
+
+
+def server_secret_file(port: int) -> Path:
+    """The host secret of the local server on this port (pokeview's processes read it)."""
+    return data_dir() / "server" / f"host-{int(port)}.secret"
+
+
 def recordings_dir() -> Path:
     return REPO_DIR / "recordings"

@@ -9,7 +9,7 @@ battles, over all turns.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -214,8 +214,26 @@ def side_by_side(c: Comparison, context: int = 3, width: int = 58) -> str:
 
 
 def load_engine_output(path: Path) -> dict[str, list[str]]:
-    """An engine's output, JSON lines of {id, log}: each battle's graded log by case id."""
-    return {str(o.get("id")): o.get("log") or [] for o in load_jsonl(path, "the engine output")}
+    """An engine's output, JSON lines of {id, log}: each battle's graded log by case id. A
+    log that is not a list of lines, or an id given twice, is one line: scoring it anyway
+    would compare characters, or keep whichever came last."""
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    numbers = [n for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    out: dict[str, list[str]] = {}
+    seen: dict[str, int] = {}
+    for number, item in zip(numbers, load_jsonl(path, "the engine output"), strict=False):
+        cid = str(item.get("id"))
+        log = item.get("log", [])
+        if not isinstance(log, list) or not all(isinstance(line, str) for line in log):
+            raise PokeviewError(
+                f"{path}, line {number} (id {cid}): its log should be a list of lines "
+                f"(strings), not {type(log).__name__ if not isinstance(log, list) else 'that'}"
+            )
+        if cid in seen:
+            raise PokeviewError(f"{path}: id {cid} is on lines {seen[cid]} and {number}")
+        seen[cid] = number
+        out[cid] = log
+    return out
 
 
 @dataclass
@@ -225,6 +243,8 @@ class Score:
 
     results: list[Comparison]
     stops: dict[str, str]  # where Showdown stopped, for cases whose choices stop fitting
+    missing: list[str] = field(default_factory=list)  # cases the engine gave no log for
+    unknown: list[str] = field(default_factory=list)  # output ids that name no case
 
     @property
     def matched(self) -> int:
@@ -239,10 +259,23 @@ class Score:
         return 100 * self.matched / self.turns
 
     def summary(self) -> str:
-        return (
+        said = (
             f"score {self.percent:.1f}: {self.matched} of {self.turns} turns matched "
             f"before the first wrong line, over {len(self.results)} battles"
         )
+        if self.missing:
+            n = len(self.missing)
+            said += (
+                f"; {n} battle{'s' if n > 1 else ''} missing from the engine output "
+                f"(scored 0): {', '.join(self.missing)}"
+            )
+        if self.unknown:
+            n = len(self.unknown)
+            said += (
+                f"; {n} output id{'s match' if n > 1 else ' matches'} no case (ignored): "
+                f"{', '.join(self.unknown)}"
+            )
+        return said
 
     def to_json(self) -> dict[str, Any]:
         def at(log: list[str], i: int | None) -> str | None:
@@ -265,6 +298,8 @@ class Score:
             "turns_matched": self.matched,
             "turns": self.turns,
             "battles": battles,
+            "missing_ids": self.missing,
+            "unknown_ids": self.unknown,
         }
 
 
@@ -273,7 +308,9 @@ def score(
 ) -> Score:
     """Each case's engine log against Showdown's; a case the engine left out matches nothing."""
     results = [compare(cid, ref, engine.get(cid, [])) for cid, ref in reference.items()]
-    return Score(results, stops)
+    missing = [cid for cid in reference if cid not in engine]
+    unknown = [cid for cid in engine if cid not in reference]
+    return Score(results, stops, missing, unknown)
 
 
 async def score_engine(

@@ -24,18 +24,43 @@ _SCRIPT = re.compile(
 )
 
 
+# The kinds of battle pokeview draws: one active Pokémon a side.
+SINGLES = ("singles", "")
+
+
 def looks_like_replay(text: str) -> bool:
     head = text.lstrip()[:4000]
     return (
         head.startswith("|")
-        or "battle-log-data" in head
+        # Anywhere: poke-env's and PokéChamp's pages put about 4.9 KB of CSS before it.
+        or "battle-log-data" in text
         or 'class="log"' in text[:20000]
-        or (head.startswith("{") and '"log"' in text)  # pokeview's own JSON is tried first
+        or (head.startswith("{") and ('"log"' in text or '"inputLog"' in text))
     )
 
 
+def server_input_log(text: str) -> list[str] | None:
+    """The input log of a Showdown server's battle log (`logs/…/ROOM.log.json`, its
+    `inputLog` beside the `log`), when the text is one: it replays the battle exactly."""
+    stripped = text.lstrip()
+    if not stripped.startswith("{") or '"inputLog"' not in text:
+        return None
+    try:
+        doc = orjson.loads(stripped)
+    except orjson.JSONDecodeError:
+        return None
+    found = doc.get("inputLog") if isinstance(doc, dict) else None
+    if isinstance(found, str):
+        found = found.split("\n")
+    if not isinstance(found, list) or not all(isinstance(line, str) for line in found):
+        return None
+    lines = [line for line in found if line.strip()]
+    return lines if lines and lines[0].startswith(">start ") else None
+
+
 def replay_lines(text: str) -> list[str]:
-    """The protocol lines of a replay page, a .log file, or a replay .json."""
+    """The protocol lines of a replay page, a .log file, or a replay .json (the replay
+    server's, whose `log` is text, or a Showdown server's battle log, whose `log` is a list)."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
         try:
@@ -43,8 +68,10 @@ def replay_lines(text: str) -> list[str]:
         except orjson.JSONDecodeError:
             raise PokeviewError("the replay JSON is not valid JSON (truncated?)") from None
         log = doc.get("log") if isinstance(doc, dict) else None
+        if isinstance(log, list) and all(isinstance(line, str) for line in log):
+            log = "\n".join(log)
         if not isinstance(log, str):
-            raise PokeviewError('the replay JSON has no "log" text')
+            raise PokeviewError('the replay JSON has no "log" (text, or a list of lines)')
         text = log
     elif not stripped.startswith("|"):
         match = _SCRIPT.search(text)
@@ -54,12 +81,22 @@ def replay_lines(text: str) -> list[str]:
         text = match.group(1).replace("<\\/", "</")
         if "&lt;" in text or "&quot;" in text:
             text = html.unescape(text)
-    return [line for line in text.splitlines() if line.startswith("|")]
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith(">") and "|" in line:  # ">battle-gen9ou-214|init|battle" (PokéChamp)
+            line = line[line.index("|") :]
+        # A player's own stream (poke-env's) holds its requests: its secrets, not the battle's.
+        if line.startswith("|") and not line.startswith("|request|"):
+            lines.append(line)
+    return lines
 
 
 def _header(lines: list[str]) -> dict[str, Any]:
     names: dict[str, str] = {}
-    info: dict[str, Any] = {"format": "", "winner": None, "turns": 0}
+    info: dict[str, Any] = {"format": "", "winner": None, "turns": 0, "gametype": ""}
+    sizes: dict[str, int] = {}
+    fainted: dict[str, set[str]] = {"p1": set(), "p2": set()}
     for line in lines:
         parts = line.split("|")
         kind = parts[1] if len(parts) > 1 else ""
@@ -73,6 +110,17 @@ def _header(lines: list[str]) -> dict[str, Any]:
             info["winner"] = next((s for s, n in names.items() if n == parts[2]), None)
         elif kind == "tie":
             info["winner"] = "tie"
+        elif kind == "gametype" and len(parts) > 2:
+            info["gametype"] = parts[2]
+        elif kind == "teamsize" and len(parts) > 3 and parts[3].isdigit():
+            sizes[parts[2]] = int(parts[3])
+        elif kind == "faint" and len(parts) > 2 and parts[2][:2] in fainted:
+            fainted[parts[2][:2]].add(parts[2].split(": ", 1)[-1])
+    if info["winner"] is None:
+        # PokéChamp's pages stop at the last faint, before |win|: a side with none left lost.
+        out = [s for s in fainted if sizes.get(s) and len(fainted[s]) >= sizes[s]]
+        if len(out) == 1:
+            info["winner"] = "p2" if out[0] == "p1" else "p1"
     info["names"] = names
     return info
 
@@ -84,8 +132,15 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
     names = info["names"]
     if not lines or "p1" not in names or "p2" not in names:
         raise PokeviewError("not a Showdown replay log: it names no players (|player| lines)")
+    if info["gametype"] not in SINGLES:
+        raise PokeviewError(
+            f"a {info['gametype']} battle: pokeview draws singles only (doubles are not supported)"
+        )
     if info["winner"] is None:
         raise PokeviewError("the replay log ends before the battle does (no |win| or |tie| line)")
+    from pokeview.battle.endings import from_server_log
+
+    ending = from_server_log(lines)  # "|-message|bob forfeited.": the server's words
     pieces = await bridge.follow(lines)
     spectator = [line for piece in pieces for line in piece["lines"]]
     players = {side: f"replay:{names[side]}" for side in ("p1", "p2")}
@@ -118,7 +173,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
                 events.append((side, EventKind.SIDE, data))
             store.append_events(game_id, events, at)
         store.append_events(
-            game_id, [(None, EventKind.END, ev.End(info["winner"], info["turns"]))], at
+            game_id, [(None, EventKind.END, ev.End(info["winner"], info["turns"], ending))], at
         )
         store.finish_game(
             game_id,
@@ -126,6 +181,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
             winner=info["winner"],
             turns=info["turns"],
             spectator_log=spectator,
+            ending=ending,
         )
     except Exception:
         store.delete_game(game_id)

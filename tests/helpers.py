@@ -114,6 +114,8 @@ def write_players(path: Path, base_url: str, **models: dict) -> Path:
                 lines.append(f"{key} = {{ {inner} }}")
             elif isinstance(value, str):
                 lines.append(f'{key} = "{value}"')
+            elif isinstance(value, bool):
+                lines.append(f"{key} = {str(value).lower()}")
             else:
                 lines.append(f"{key} = {value!r}")
         lines.append("")

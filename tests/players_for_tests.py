@@ -63,3 +63,13 @@ class AlwaysSwitches(MaxBasePowerPlayer):
         if battle.available_switches:
             return self.create_order(battle.available_switches[0])
         return self.choose_random_move(battle)
+
+
+class OrdersItsTeam(MaxBasePowerPlayer):
+    """A poke-env player that answers team preview with a whole order, as most ladder bots
+    do: its second Pokémon leads, then its sixth, third, first, fourth and fifth."""
+
+    ORDER = "265314"
+
+    def teampreview(self, battle: Any) -> str:
+        return f"/team {self.ORDER}"

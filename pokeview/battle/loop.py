@@ -17,7 +17,7 @@ from typing import Any
 
 import msgspec
 
-from pokeview.battle import seeds
+from pokeview.battle import endings, seeds
 from pokeview.battle.actions import Action, legal_actions
 from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
@@ -46,6 +46,7 @@ class GameResult:
     turns: int
     error: str | None
     players: dict[str, str]
+    ending: str | None = None  # battle/endings.py's word, when not by a last faint
 
     @property
     def winner_name(self) -> str:
@@ -99,6 +100,7 @@ class _Game:
         self.input: list[str] = []
         self.tie_sent = False
         self.ending_sent = False
+        self.ending: str | None = None  # battle/endings.py's word, when not by a last faint
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
@@ -248,6 +250,7 @@ class _Game:
         if self.views[side].turn >= self.spec.turn_limit and not request.force_switch:
             if not self.tie_sent and self.channel:
                 self.tie_sent = True
+                self.ending = endings.TURN_LIMIT
                 self.channel.tie()
             return
         index = self.next_index[side]
@@ -343,6 +346,7 @@ class _Game:
         if isinstance(exc, InputLogEnds):  # a recorded game that ended in a forfeit or on time
             if not self.ending_sent and self.channel:
                 self.ending_sent = True
+                self.ending = exc.cause or endings.FORCED
                 self.channel.end_with(exc.line)
         elif isinstance(exc, PokeviewError):
             self.end_with_error(exc)
@@ -409,7 +413,7 @@ class _Game:
     def finish(self, end: dict[str, Any]) -> GameResult:
         winner = end.get("winner") or "tie"
         turns = int(end.get("turns") or 0)
-        self.events(None, EventKind.END, ev.End(winner, turns))
+        self.events(None, EventKind.END, ev.End(winner, turns, self.ending))
         void = self.void_reason()
         status = "void" if void else "finished"
         self.store.finish_game(
@@ -421,10 +425,13 @@ class _Game:
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
+            ending=self.ending,
         )
         if void:
             self.store.set_excluded(self.game_id)
-        return self.result(status, winner, turns, void)
+        result = self.result(status, winner, turns, void)
+        result.ending = self.ending
+        return result
 
     def void_reason(self) -> str | None:
         """Why the game is void: a model side the harness decided for too often (RotomArena)."""

@@ -126,11 +126,11 @@ def check_db_path(db: str, *, existing: bool) -> None:
     except FileNotFoundError:  # a dangling symbolic link too
         if existing:
             raise PokeviewError(f"there is no database at {db}") from None
-        parent = Path(db).parent
-        if not parent.is_dir():  # a mistyped path: its folders are not made (the default's are)
+        folder = Path(db).parent
+        if not folder.is_dir():  # a mistyped folder is not made behind the person's back
             raise PokeviewError(
-                f"cannot open the database at {db}: the folder {parent} does not exist "
-                "(it is not made for an explicit --db)"
+                f"the folder {folder} for --db does not exist; create it first, "
+                "or give another path"
             ) from None
         return  # a command that records creates it
     except OSError as exc:  # a name too long, a folder that cannot be searched...

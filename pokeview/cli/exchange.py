@@ -29,7 +29,13 @@ def add_import(commands: Commands) -> None:
     p.add_argument(
         "file",
         help="a file written by `pokeview export`, a Showdown input log, a replay page (.html), "
-        "its .log or .json, or Pokéval battle cases (.jsonl)",
+        "its .log or .json, a Showdown server's battle log (.log.json), or Pokéval battle "
+        "cases (.jsonl)",
+    )
+    p.add_argument(
+        "--again",
+        action="store_true",
+        help="import it even if the database has that game already (a second copy)",
     )
 
 
@@ -58,7 +64,11 @@ def cmd_import(args: argparse.Namespace) -> int:
         return 0
     if kind is ImportKind.GAME_FILE:
         game_id = import_game_file(store, path, text)
-    elif kind is ImportKind.INPUT_LOG:
+    elif kind in (ImportKind.INPUT_LOG, ImportKind.SERVER_LOG):
+        if kind is ImportKind.SERVER_LOG:  # its input log replays exactly; its log does not
+            from pokeview.showdown_replay import server_input_log
+
+            text = "\n".join(server_input_log(text) or [])
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_input_log(store, text, path.name, bridge))
         )
@@ -67,6 +77,13 @@ def cmd_import(args: argparse.Namespace) -> int:
 
         game_id = run_stoppable(
             with_bridge(lambda bridge: import_replay(store, text, path.name, bridge))
+        )
+    earlier = store.same_game(game_id)
+    if earlier is not None and not args.again:
+        store.delete_game(game_id)
+        raise PokeviewError(
+            f"{path.name} is game {earlier} already (imported before); nothing was added "
+            "(--again imports a second copy)"
         )
     print(f"imported {path.name} as game {game_id}")
     return 0
@@ -77,7 +94,12 @@ def add_diff(commands: Commands) -> None:
         "diff", cmd_diff, "score an engine's Pokéval logs against the pinned Showdown's"
     )
     p.add_argument("cases", help="Pokéval battle cases, JSON lines (seed, teams, choices)")
-    p.add_argument("engine_output", help="the engine's output, JSON lines ({id, log})")
+    p.add_argument(
+        "engine_output",
+        help="the engine's output, JSON lines ({id, log}, log a list of protocol lines); a "
+        "battle is scored by the turns matched before its first wrong line, so a line after "
+        "|win| (which Showdown's log does not have) costs the last turn",
+    )
     p.add_argument("--json", action="store_true", help="print the comparison as JSON")
     p.add_argument(
         "--print",
@@ -126,7 +148,9 @@ def add_export(commands: Commands) -> None:
         "--format",
         choices=["json", "log", "inputlog", "html"],
         default="json",
-        help="json (all decisions; default), log, inputlog, or html (a Showdown replay)",
+        help="json (all decisions; default), log, inputlog, or html (a Showdown replay). The "
+        "log has no |t:| lines (the wall-clock times simulate-battle prints each turn): "
+        "pokeview's logs are the battle alone, so that a game replayed gives the same bytes",
     )
     p.add_argument(
         "-o", "--output", metavar="FILE", help="write to FILE instead of standard output"

@@ -115,6 +115,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
         f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
         f"{where}: winner {result.winner_name}"
         f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
+        + _ending_said(result.ending, result.winner, result.players, result.turns)
     )
     if result.status == "void":
         from pokeview.text import strip_control
@@ -126,6 +127,14 @@ def cmd_battle(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _ending_said(ending: str | None, winner: str | None, names: dict[str, str], turns: Any) -> str:
+    from pokeview.battle.endings import of_game
+    from pokeview.text import strip_control
+
+    said = of_game(ending, winner, names, turns)
+    return f" ({strip_control(said)})" if said else ""
 
 
 # -- games --------------------------------------------------------------------------------------
@@ -167,6 +176,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 "started_at": g.started_at,
                 "ended_at": g.ended_at,
                 "error": g.error,
+                "ending": g.ending,
             }
             for g in games
         ]
@@ -189,7 +199,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             safe(g.format),
             safe(g.p1),
             safe(g.p2),
-            safe(g.winner_name),
+            safe(g.winner_name) + (f" ({g.ending})" if g.ending else ""),  # the word fits
             str(g.turns or "-"),
             g.status
             if g.status not in ("error", "void")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 from typing import Any
 
 from pokeview.cli.common import (
@@ -13,6 +12,7 @@ from pokeview.cli.common import (
     Commands,
     add_server_options,
     open_store,
+    run_stoppable,
     server_options,
     with_bridge,
 )
@@ -143,7 +143,7 @@ def _play(args: argparse.Namespace, store: Any) -> int:
         print(line, flush=True)
 
     server = server_options(args)
-    outcome = asyncio.run(
+    outcome = run_stoppable(
         with_bridge(
             lambda bridge: ladder_play.play_ladder(
                 store,

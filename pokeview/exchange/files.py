@@ -50,6 +50,25 @@ let daily = Math.floor(Date.now()/1000/60/60/24);document.write('<script src="ht
 """
 
 
+def _with_ending(log: str, ending: str | None, winner: str | None) -> str:
+    """The log with the line Showdown's server writes before |win| for a forfeit or a loss
+    on time ("|-message|bob forfeited."): a simulator fed the input log writes none."""
+    from pokeview.battle.endings import spectator_line
+
+    lines = log.split("\n")
+    names = {
+        p[2]: p[3]
+        for p in (line.split("|") for line in lines)
+        if p[1:2] == ["player"] and len(p) > 3
+    }
+    loser = {"p1": "p2", "p2": "p1"}.get(winner or "")
+    said = spectator_line(ending, names.get(loser or "", loser or ""))
+    at = next((i for i, line in enumerate(lines) if line.startswith("|win|")), None)
+    if said is None or at is None or said in lines:
+        return log
+    return "\n".join([*lines[:at], said, *lines[at:]])
+
+
 def export_as(store: Store, game_id: int | str, fmt: str) -> str:
     """json (pokeview's own), log (spectator log), inputlog, or html (a Showdown replay file)."""
     if fmt == "json":
@@ -59,7 +78,7 @@ def export_as(store: Store, game_id: int | str, fmt: str) -> str:
         if not game.input_log:
             raise PokeviewError(f"game {game.id} has no input log")
         return game.input_log + "\n"
-    log = game.spectator_log or ""
+    log = _with_ending(game.spectator_log or "", game.ending, game.winner)
     if fmt == "log":
         return log + "\n"
     if fmt == "html":

@@ -18,6 +18,7 @@ from pokeview.store.store import Store
 class ImportKind(StrEnum):
     GAME_FILE = "pokeview game file"  # written by `pokeview export`
     INPUT_LOG = "Showdown input log"  # re-simulated choice by choice
+    SERVER_LOG = "Showdown server battle log"  # logs/…/ROOM.log.json: its inputLog, as above
     REPLAY = "Showdown replay"  # a replay page's HTML, its .log or .json
     POKEVAL_CASES = "Pokéval battle cases"  # JSON lines: seed, teams, choices
 
@@ -25,7 +26,7 @@ class ImportKind(StrEnum):
 def import_kind(path: Path, text: str) -> ImportKind:
     """What an import file is, from its name and how its text begins; one clear line if it is
     none of the kinds."""
-    from pokeview.showdown_replay import looks_like_replay
+    from pokeview.showdown_replay import looks_like_replay, server_input_log
 
     stripped = text.lstrip()
     if stripped.startswith("{") and path.suffix == ".jsonl":
@@ -36,13 +37,15 @@ def import_kind(path: Path, text: str) -> ImportKind:
         raise PokeviewError(f"{path} is empty")
     if stripped.startswith(">"):
         return ImportKind.INPUT_LOG
+    if stripped.startswith("{") and server_input_log(text) is not None:
+        return ImportKind.SERVER_LOG
     if looks_like_replay(text):
         return ImportKind.REPLAY
     if stripped.startswith("{"):
         return ImportKind.GAME_FILE  # not marked as one: import_game says what it expected
     raise PokeviewError(
         f"{path} is none of: a pokeview game file (JSON), a Showdown input log (>start …), "
-        "a Showdown replay (HTML, .log or .json)"
+        "a Showdown replay (HTML, .log or .json), a Showdown server's battle log (.log.json)"
     )
 
 

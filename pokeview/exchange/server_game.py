@@ -3,9 +3,10 @@
 pokeview's side logs in to the local server as HOST_USER and plays its side with an ordinary
 pokeview player through poke-env's websocket client. pokeview chooses the battle as on the bridge:
 it asks the bridge for the input-log header of the game of its seed (battle seed, each side's team
-or team seed, the seats as planned) and sends it to its server's /pokeviewbattle command (see
-sim/server.py), which starts the battle from it, seats pokeview's side, and invites the outside
-user to the other seat with an ordinary challenge. So a server game is the game a bridge game of
+or team seed, the seats as planned) and sends its fields to its server's /pokeviewbattle command
+(see sim/server_plugin.js), which builds the same opening lines from them, seats pokeview's side,
+and invites the outside user to the other seat with an ordinary challenge. HOST_USER logs in with
+the secret of the server's start: nobody else can. So a server game is the game a bridge game of
 the same seed would be, and a run's mirror pairs hold against outside programs too.
 
 pokeview's server config logs every finished battle with its input log
@@ -33,7 +34,7 @@ from pokeview.errors import PokeviewError
 from pokeview.players.base import DecisionContext, Player
 from pokeview.players.server import ServerPlayer
 from pokeview.sim.request import as_request
-from pokeview.sim.server import HOST_USER, ensure_server
+from pokeview.sim.server import HOST_USER, ensure_server, host_secret
 
 CHALLENGE_AGAIN_SECONDS = 10.0
 
@@ -61,8 +62,8 @@ def _seat_class() -> type:
             return f"/choose {self.choice}"
 
     class Seat(PokeEnvPlayer):
-        def __init__(self, inner: Player, seed: str, **kwargs: Any) -> None:
-            super().__init__(**kwargs)
+        def __init__(self, inner: Player, seed: str, secret: str, **kwargs: Any) -> None:
+            super().__init__(start_listening=False, **kwargs)  # not before the hooks below
             self.inner = inner
             self.seed = seed
             self.decisions: list[dict[str, Any]] = []
@@ -75,6 +76,17 @@ def _seat_class() -> type:
                 await original_handle(message)
 
             self.ps_client._handle_message = handle  # type: ignore[method-assign]
+            client = self.ps_client
+
+            async def log_in(split_message: list[str]) -> None:
+                # The host name takes the secret as its login token (poke-env's own log_in
+                # would ask Showdown's login server for one).
+                await client.send_message(f"/trn {client.username},0,{secret}")
+
+            client.log_in = log_in  # type: ignore[method-assign]
+            client._listening_coroutine = asyncio.run_coroutine_threadsafe(
+                client.listen(), client.loop
+            )
 
         async def _decide(self, battle: Any) -> str:
             request = as_request(battle.last_request)
@@ -140,15 +152,17 @@ async def play_over_server(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
     if not seed:
         raise PokeviewError("a server game needs a seed")
     header = await _header(bridge, format, seed, teams)
-    # On the server each seat bears its user's name, by which a websocket client knows its side.
-    users = {ours_side: HOST_USER, outside[0]: theirs.user}
-    named = [_renamed(line, users) for line in header]
     async with _locks.setdefault(asyncio.get_running_loop(), asyncio.Lock()):
         # Started from this thread, so that the server lives as long as this process does.
         port = ensure_server(theirs.server.port)
-        decisions, lines = await _play_on_server(ours, theirs, format, named, ours_side, seed, port)
+        decisions, lines = await _play_on_server(
+            ours, theirs, format, header, ours_side, seed, port
+        )
     lines, server_log = _split_log(lines)
-    result = await _record(spec, header, lines, decisions, ours_side, bridge, store)
+    from pokeview.battle.endings import from_server_log
+
+    cause = from_server_log(server_log)  # a forfeit, the timer: the server's log says which
+    result = await _record(spec, header, lines, decisions, ours_side, bridge, store, cause)
     if server_log and result.status == "finished":
         recorded = store.game(result.game_id).spectator_log or ""
         if _battle_lines(server_log) != _battle_lines(recorded.splitlines()):
@@ -179,13 +193,15 @@ def _battle_lines(log: list[str]) -> list[str]:
     return out
 
 
-def _renamed(line: str, users: dict[str, str]) -> str:
-    """A >player line with the seat's user name in place of "Player 1" or "Player 2"."""
-    if not line.startswith(">player "):
-        return line
-    side, _, spec = line[len(">player ") :].partition(" ")
-    options = {**json.loads(spec), "name": users[side]}
-    return f">player {side} " + json.dumps(options, separators=(",", ":"), ensure_ascii=False)
+def _battle_fields(header: list[str]) -> dict[str, Any]:
+    """The fields of the input-log header that /pokeviewbattle takes (the server builds the
+    lines from them, each seat named after its user there, by which a client knows its side)."""
+    start = json.loads(header[0].removeprefix(">start "))
+    seats = {}
+    for line in header[1:]:
+        side, _, options = line.removeprefix(">player ").partition(" ")
+        seats[side] = {k: v for k, v in json.loads(options).items() if k in ("team", "seed")}
+    return {"format": start["formatid"], "seed": start["seed"], "seats": seats}
 
 
 async def _header(bridge: Any, format: str, seed: str, teams: dict[str, str] | None) -> list[str]:
@@ -225,6 +241,7 @@ async def _play_on_server(
     seat = _seat_class()(
         ours,
         seed or "server",
+        host_secret(port),
         account_configuration=AccountConfiguration(HOST_USER, None),
         server_configuration=ServerConfiguration(
             f"ws://127.0.0.1:{port}/showdown/websocket", "http://127.0.0.1/unused"
@@ -233,7 +250,7 @@ async def _play_on_server(
         start_timer_on_battle_start=True,  # an outside program that vanishes loses on time
         log_level=40,
     )
-    spec = {"format": format, "user": theirs.user, "host": side, "inputlog": header}
+    spec = {**_battle_fields(header), "user": theirs.user, "host": side}
     try:
         tag = await _on_poke_loop(_challenge_and_play(seat, theirs, format, spec))
         return seat.decisions, await _server_input_log(tag, port)
@@ -325,6 +342,7 @@ async def _record(
     host_side: str,
     bridge: Any,
     store: Any,
+    cause: str | None = None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
     from pokeview.battle.loop import play_game
@@ -346,6 +364,7 @@ async def _record(
             as_player=spec.players[side],
             details=decisions if side == host_side else None,
             ending=ending(lines),  # the outside program forfeited, or lost on time
+            cause=cause,
         )
         for side in ("p1", "p2")
     }

@@ -15,9 +15,10 @@ ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
 class InputLogEnds(Exception):  # noqa: N818 (not an error: how the recorded game ended)
     """The recorded choices ran out where the input log ends the battle without one."""
 
-    def __init__(self, line: str) -> None:
+    def __init__(self, line: str, cause: str | None = None) -> None:
         super().__init__(line)
         self.line = line
+        self.cause = cause  # battle/endings.py's word for it, when known (a server's log)
 
 
 def ending(lines: list[str]) -> str | None:
@@ -36,10 +37,12 @@ class RecordedPlayer:
         as_player: Any = None,
         details: list[dict[str, Any]] | None = None,
         ending: str | None = None,
+        cause: str | None = None,
     ) -> None:
         """`as_player`: the player who made these choices, when known (its name, kind and
         settings go to the record); `details`: how each choice was first made; `ending`: the
-        input log's last line when the battle ended without a choice (`>forcelose p2`)."""
+        input log's last line when the battle ended without a choice (`>forcelose p2`);
+        `cause`: why, in battle/endings.py's words, when known."""
         self.name = as_player.name if as_player else f"recorded:{side}"
         self.kind = as_player.kind if as_player else "recorded"
         self.description: dict[str, Any] = (
@@ -51,6 +54,7 @@ class RecordedPlayer:
         self.details = details or []
         self.used = 0
         self.ending = ending
+        self.cause = cause
 
     def describe(self) -> dict[str, Any]:
         return self.description
@@ -60,7 +64,7 @@ class RecordedPlayer:
             raise PlayerFailed(f"a recorded choice was refused at turn {ctx.turn}: {ctx.refusal}")
         if not self.choices:
             if self.ending:
-                raise InputLogEnds(self.ending)
+                raise InputLogEnds(self.ending, self.cause)
             raise PlayerFailed("the input log ends before the battle does")
         choice = self.choices.pop(0)
         index = match(choice, ctx.actions)
@@ -100,6 +104,32 @@ def match(choice: str, actions: list[Action]) -> int | None:
             if action.kind == "move" and action.move_id == words[1] and action.gimmick == gimmick:
                 return index
     if words[0] == "team" and len(words) >= 2 and words[1][:1].isdigit():
-        slot = int(words[1][0])
-        return next((i for i, a in enumerate(actions) if a.slot == slot), None)
+        return _team_order(choice, actions)
     return None
+
+
+def team_order(choice: str) -> list[int]:
+    """The slots of a team-preview choice, in order: "team 2, 6, 3" or "team 263" (as
+    Showdown reads it: commas if there are any, else one digit a slot)."""
+    rest = choice.split(None, 1)[1] if " " in choice.strip() else ""
+    parts = rest.split(",") if "," in rest else list(rest.replace(" ", ""))
+    return [int(p) for p in parts if p.strip().isdigit()]
+
+
+def _team_order(choice: str, actions: list[Action]) -> int | None:
+    """A lead names the action of that lead when the order is the one Showdown makes of the
+    lead alone (the others after it in team order); any other order is an action of its own,
+    sent as it was written, since the rest of the order decides who `switch N` brings in."""
+    order = team_order(choice)
+    slots = {a.slot: i for i, a in enumerate(actions) if a.kind == "lead"}
+    if not order or order[0] not in slots:
+        return None
+    lead = order[0]
+    usual = [a.slot for a in actions if a.kind == "lead" and a.slot != lead]
+    if order[1:] == usual[: len(order) - 1]:
+        return slots[lead]
+    names = {a.slot: a.label.removeprefix("lead ") for a in actions if a.kind == "lead"}
+    rest = ", ".join(names.get(slot, str(slot)) for slot in order[1:])
+    label = f"{actions[slots[lead]].label}, then {rest}"
+    actions.append(Action(label, choice, "lead", slot=lead, name=actions[slots[lead]].name))
+    return len(actions) - 1

@@ -26,6 +26,17 @@ LOOPBACK = {
         "pokeview's loopback test model, slowed down: it streams its reasoning over about three "
         "seconds, so that live viewing can be seen (scripted answers, not a language model)"
     ),
+    **{
+        f"loopback-{api}": (
+            f"pokeview's loopback test model, asked through {what}: scripted answers, not a "
+            "language model"
+        )
+        for api, what in (
+            ("responses", "OpenAI's Responses API"),
+            ("anthropic", "Anthropic's Messages API"),
+            ("gemini", "Gemini's generateContent"),
+        )
+    },
 }
 
 
@@ -44,11 +55,13 @@ def loopback_spec(name: str = "loopback"):  # -> ModelSpec
 
     if _loopback_server is None:
         _loopback_server = LoopbackModel().start_in_thread()
+    api = name.removeprefix("loopback-")
     return ModelSpec(
         name=name,
         base_url=_loopback_server.base_url,
         model=name,
-        prices={"input": 0.0, "cached_input": 0.0, "output": 0.0},  # it really costs nothing
+        api=api if api in ("responses", "anthropic", "gemini") else "chat",
+        prices={"input": 0.0, "cached_input": 0.0, "cache_write": 0.0, "output": 0.0},  # free
         description=LOOPBACK[name],
         stand_in=True,
     )
@@ -95,6 +108,7 @@ def make_player(
             listed = ", ".join(sorted(models)) or "none"
             raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
         models[name].api_key()  # a missing key is said now, not at the first decision
+        check_model(models[name])
         return LLMPlayer(models[name])
     if spec.startswith("server:"):
         from pokeview.players.server import ServerPlayer
@@ -103,6 +117,23 @@ def make_player(
     if ":" in spec and not spec.startswith(("llm:", "human:")):
         return outside_player(spec)
     raise PokeviewError(unknown_kind(spec))
+
+
+_checked: set[tuple[str, str, str, str | None]] = set()
+
+
+def check_model(spec) -> None:  # spec: ModelSpec
+    """A native API's model looked up once per process before it plays (chat endpoints are not:
+    not every OpenAI-compatible server has a models endpoint)."""
+    if spec.api == "chat":
+        return
+    seen = (spec.api, spec.base_url, spec.model, spec.api_key_env)
+    if seen in _checked:
+        return
+    from pokeview.players.llm.providers import make_provider
+
+    make_provider(spec).check_model()
+    _checked.add(seen)
 
 
 def check_spec(spec: str) -> str | None:

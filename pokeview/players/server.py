@@ -9,6 +9,7 @@ from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.sim.server import HOST_USER
 
 DEFAULT_PORT = 8000
 JOIN_WAIT_SECONDS = 120.0  # how long to wait for the outside program to come online
@@ -34,6 +35,8 @@ class ServerPlayer:
             raise PokeviewError(
                 f"'{user}' is not a Showdown user name (letters, digits, spaces, _ . -; at most 18)"
             )
+        if re.sub(r"[^a-z0-9]", "", user.lower()) == HOST_USER:  # as Showdown reads a name
+            raise PokeviewError(f"'{user}' is pokeview's own user on its local server")
         self.user = user
         self.name = f"server:{user}"
         self.server = server or ServerOptions()

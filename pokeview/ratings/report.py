@@ -51,6 +51,7 @@ class Findings:
     zero_token_wins: list[dict[str, Any]]
     correlation: float | None
     models: list[PlayerLine]
+    endings: dict[str, int] = field(default_factory=dict)  # games not ended by a last faint
 
 
 def move_name(label: str | None) -> str | None:
@@ -112,7 +113,8 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
         [p.win_rate for p in with_tokens],
     )
     kind = "ladder" if run_row.config.get("kind") == "ladder" else "run"
-    return Findings(report, run_row.name, kind, facts, zero, r, models)
+    endings = store.ending_counts(run_row.id)
+    return Findings(report, run_row.name, kind, facts, zero, r, models, endings)
 
 
 # -- figures -------------------------------------------------------------------------------------
@@ -421,6 +423,9 @@ def provenance(f: Findings) -> str:
             if k != "kind" and v not in (None, {}, "")
         )
         lines.append(f"{esc(name)}: {shown}")
+    if f.endings:  # the games a forfeit, the timer or the turn limit ended
+        ended = ", ".join(f"{n} by {esc(how)}" for how, n in f.endings.items())
+        lines.append(f"Finished games that did not end by a last faint: {ended}.")
     made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
     lines.append(
         f"{f.report.games} rated games; {f.report.excluded_errors} harness errors left out; "

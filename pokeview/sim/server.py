@@ -2,92 +2,51 @@
 
 Showdown's server writes into its own package folder: it needs a few log folders and a
 config/config.js. pokeview writes that config from the shipped example plus its own overrides
-(loopback only, the chosen port, no console backdoor or REPL sockets).
+(loopback only, the chosen port, no console backdoor or REPL sockets) and pokeview's plugin
+(server_plugin.js: the host user, the battle command, no requests from web pages).
+
+pokeview's own client logs in there as HOST_USER, which only the secret made at the server's
+start unlocks: the server process gets it in its environment, pokeview's other processes from a
+file only the user can read (paths.server_secret_file).
 """
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
+import secrets
 import socket
 import subprocess
 import time
 from pathlib import Path
 from typing import Any
 
+from pokeview import paths
 from pokeview.errors import PokeviewError
 from pokeview.sim import install
 
-HOST_USER = "pokeviewhost"  # pokeview's own user on its local server
+HOST_USER = "pokeviewhost"  # pokeview's own user on its local server (reserved there)
+SECRET_VARIABLE = "POKEVIEW_HOST_SECRET"  # how the server process gets it (server_plugin.js)
 
+# What differs between starts comes in the environment, so that the file (shared by every server
+# started from this Showdown install) reads the same for all: one starting while another reads it
+# cannot give it another's port.
 OVERRIDES = """
 // pokeview: loopback only, and nothing that opens a console to the outside.
-exports.port = {port};
+exports.port = Number(process.env.POKEVIEW_SERVER_PORT);
 exports.bindaddress = '127.0.0.1';
 exports.backdoor = false;
 exports.repl = false;
 exports.noguestsecurity = true;
 // Every finished battle's log, with its input log, goes to logs/ (pokeview records from it).
-exports.logchallenges = {log_battles};
+exports.logchallenges = process.env.POKEVIEW_LOG_BATTLES === '1';
 // Bots choose fast; Showdown would hold each message of an ordinary user for 600 ms.
 exports.nothrottle = true;
-// This file is rewritten whenever pokeview starts a server: a running one keeps what it read.
+// A running server keeps what it read of this file.
 exports.watchconfig = false;
-
-// pokeview: a battle whose seed, teams and seats pokeview chose, against a program that joins it
-// as any bot joins a challenge. /pokeviewbattle (pokeview's host user only) sends the outside
-// user an ordinary challenge (`/challenge FORMAT|FORMAT|||`); when it accepts (/accept), the
-// battle starts from the input-log header pokeview sent (>start with the battle seed, >player
-// with each seat's user and team or team seed: the header of the bridge game of that seed).
-// As in a challenge's battle, each >player line is its own write and both users are in the
-// room before the battle's first line: bots tell their side from the first |player| line.
-const pokeviewPending = new Map();
-exports.commands = {
-  pokeviewbattle(target, room, user, connection) {
-    if (user.id !== '{host}') throw new Chat.ErrorMessage('/pokeviewbattle is for pokeview only');
-    const spec = JSON.parse(target);
-    const other = Users.get(spec.user);
-    if (!other || !other.connected) {
-      return connection.popup(`pokeview: the user '${spec.user}' was not found`);
-    }
-    for (const roomid of user.games) { // accepted already: the battle is on its way
-      const game = Rooms.get(roomid)?.battle;
-      if (game && !game.ended && game.playerTable[other.id]) return;
-    }
-    const old = Ladders.challenges.search(user.id, other.id);
-    if (old) Ladders.challenges.remove(old, false);
-    pokeviewPending.set(other.id, spec);
-    const ready = new Ladders.BattleReady(user.id, spec.format, user.battleSettings);
-    Ladders.challenges.add(new Ladders.BattleInvite(user.id, other.id, ready, {
-      acceptCommand: `/pokeviewaccept ${user.id}`,
-    }));
-  },
-  pokeviewaccept(target, room, user, connection) {
-    const host = Ladders.challenges.accept(this);
-    const spec = pokeviewPending.get(user.id);
-    pokeviewPending.delete(user.id);
-    if (!spec || host.id !== '{host}') throw new Chat.ErrorMessage('this pokeview battle is gone');
-    const [start, ...seats] = spec.inputlog;
-    const battleRoom = Rooms.createBattle({format: spec.format, players: [], inputLog: start});
-    if (!battleRoom) throw new Chat.ErrorMessage('the server would not start the battle');
-    const battle = battleRoom.battle;
-    const users = {p1: user, p2: user};
-    users[spec.host] = host;
-    for (const line of seats) void battle.stream.write(line);
-    for (const slot of ['p1', 'p2']) {
-      battle[slot].name = users[slot].name;
-      battle[slot].hasTeam = true;
-    }
-    battleRoom.title = `${users.p1.name} vs. ${users.p2.name}`;
-    // pokeview's host first: a bot reading the first |player| line naming its opponent then
-    // finds the opponent's seat in it, whichever seat that is.
-    const theirs = spec.host === 'p1' ? 'p2' : 'p1';
-    for (const slot of [spec.host, theirs]) {
-      battle[slot].invite = users[slot].id;
-      battle.joinGame(users[slot], slot);
-    }
-    for (const slot of [spec.host, theirs]) users[slot].joinRoom(battleRoom);
-    battleRoom.update(); // the seats' |player| lines now, on their own, before anything else
-  },
-};
+// pokeview's host user (with this start's secret only), its battle command, no web pages.
+Object.assign(exports, require({plugin})({host: {host}}));
 """
 
 
@@ -95,16 +54,20 @@ def package_dir(node_dir: Path | None = None) -> Path:
     return (node_dir or install.ensure_installed()) / "node_modules" / "pokemon-showdown"
 
 
-def prepare(port: int, node_dir: Path | None = None, log_battles: bool = True) -> Path:
+def prepare(node_dir: Path | None = None) -> Path:
     root = package_dir(node_dir)
     for folder in ("logs/repl", "logs/chat", "logs/modlog", "config/chat-plugins"):
         (root / folder).mkdir(parents=True, exist_ok=True)
     example = (root / "config" / "config-example.js").read_text()
-    overrides = OVERRIDES.replace("{port}", str(int(port))).replace(
-        "{log_battles}", "true" if log_battles else "false"
-    )
-    overrides = overrides.replace("{host}", HOST_USER)
-    (root / "config" / "config.js").write_text(example + overrides)
+    overrides = OVERRIDES.replace("{plugin}", json.dumps(str(paths.server_plugin_script())))
+    overrides = overrides.replace("{host}", json.dumps(HOST_USER))
+    config = root / "config" / "config.js"
+    with contextlib.suppress(OSError):
+        if config.read_text() == example + overrides:
+            return root  # as it is: not rewritten under a server that may be reading it
+    part = config.with_name(f".config.js.{secrets.token_hex(8)}.part")
+    part.write_text(example + overrides)
+    os.replace(part, config)  # whole: a server starting now reads the old file or this one
     return root
 
 
@@ -135,6 +98,7 @@ class LocalServer:
         self.node_dir = node_dir
         self.log_battles = log_battles  # server:USER games need it; a benchmark does not
         self.proc: subprocess.Popen[bytes] | None = None
+        self.secret_file: Path | None = None  # this start's host secret, for other processes
 
     @property
     def websocket_url(self) -> str:
@@ -145,7 +109,10 @@ class LocalServer:
             raise PokeviewError(
                 f"port {self.port} on 127.0.0.1 is in use; choose another with --port"
             )
-        root = prepare(self.port, self.node_dir, self.log_battles)
+        root = prepare(self.node_dir)
+        secret = secrets.token_urlsafe(32)
+        self.secret_file = _write_secret(self.port, secret)
+        _secrets[self.port] = secret
         self.proc = subprocess.Popen(
             [
                 install.node_executable(),
@@ -157,11 +124,18 @@ class LocalServer:
             cwd=root,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            env={
+                **os.environ,
+                "POKEVIEW_SERVER_PORT": str(int(self.port)),
+                "POKEVIEW_LOG_BATTLES": "1" if self.log_battles else "0",
+                SECRET_VARIABLE: secret,
+            },
             preexec_fn=_die_with_parent,
         )
         deadline = time.monotonic() + timeout
         while not port_open(self.port):
             if self.proc.poll() is not None:
+                self._forget_secret()
                 err = (self.proc.stderr.read() if self.proc.stderr else b"").decode(
                     errors="replace"
                 )
@@ -172,6 +146,7 @@ class LocalServer:
             time.sleep(0.2)
 
     def stop(self) -> None:
+        self._forget_secret()
         proc, self.proc = self.proc, None
         if proc is None or proc.poll() is not None:
             return
@@ -182,12 +157,58 @@ class LocalServer:
             proc.kill()
             proc.wait()
 
+    def _forget_secret(self) -> None:
+        secret = _secrets.pop(self.port, None)
+        file, self.secret_file = self.secret_file, None
+        if file is not None and secret is not None:
+            with contextlib.suppress(OSError):
+                if file.read_text() == secret:  # not a later start's, on the same port
+                    file.unlink()
+
     def __enter__(self) -> LocalServer:
         self.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+_secrets: dict[int, str] = {}  # the host secret of each server this process started, by port
+
+
+def _write_secret(port: int, secret: str) -> Path:
+    """The secret in a file only the user can read (created so, never a moment readable), put
+    in place whole: a reader sees the last start's secret or this one."""
+    target = paths.server_secret_file(port)
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    part = target.with_name(f".{target.name}.{secrets.token_hex(8)}.part")
+    fd = os.open(part, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        with os.fdopen(fd, "w") as out:
+            out.write(secret)
+        os.replace(part, target)
+    except BaseException:
+        part.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def host_secret(port: int) -> str:
+    """The secret pokeview's host user logs in with on the local server of this port: known
+    here if this process started it, else in the file `pokeview server` wrote at its start."""
+    if port in _secrets:
+        return _secrets[port]
+    file = paths.server_secret_file(port)
+    try:
+        secret = file.read_text().strip()
+    except OSError:
+        secret = ""
+    if not secret:
+        raise PokeviewError(
+            f"the server on port {port} is not one pokeview started for this user (no host "
+            f"secret in {file}); start it with `pokeview server --port {port}`"
+        )
+    return secret
 
 
 _server: Any = None  # a LocalServer this process started, kept for the process's life
@@ -198,7 +219,8 @@ def ensure_server(port: int) -> int:
     now for the rest of this process."""
     global _server
     if _server is not None and _server.proc is not None and _server.proc.poll() is not None:
-        _server = None  # it died: start another
+        _server.stop()  # it died: forget its secret, and start another
+        _server = None
     if _server is not None and _server.port != port:
         _server.stop()  # another port is asked for now (one server game at a time anyway)
         _server = None

@@ -59,6 +59,7 @@ GAME_COLUMNS = frozenset(
         "parent_game",
         "parent_decision",
         "exclude_from_ratings",
+        "ending",
     }
 )
 DECISION_FIELDS = frozenset(bodies.DECISION_COLUMNS) - {"id", "game_id"}

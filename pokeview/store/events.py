@@ -119,6 +119,7 @@ class Spoiler(Payload):
 class End(Payload):
     winner: str
     turns: int
+    ending: str | None = None  # a forfeit, the timer, the turn limit (battle/endings.py)
 
 
 class Error(Payload):

@@ -73,6 +73,7 @@ class GameQueries(Journal):
         input_log: list[str] | None = None,
         spectator_log: list[str] | None = None,
         showdown_version: str | None = None,
+        ending: str | None = None,
     ) -> None:
         """End a game; a finished or failed game is compacted in the same transaction."""
         self._writable()
@@ -87,7 +88,7 @@ class GameQueries(Journal):
             self.conn.execute(
                 "update games set status = ?, winner = ?, turns = ?, error = ?, ended_at = ?, "
                 "input_log = ?, spectator_log = ?, pid = null, "
-                "showdown_version = coalesce(?, showdown_version) where id = ?",
+                "showdown_version = coalesce(?, showdown_version), ending = ? where id = ?",
                 (
                     status,
                     winner,
@@ -97,6 +98,7 @@ class GameQueries(Journal):
                     "\n".join(input_log) if input_log is not None else None,
                     None if compacting else log,
                     showdown_version,
+                    ending,
                     game_id,
                 ),
             )
@@ -209,6 +211,21 @@ class GameQueries(Journal):
         if game.compacted:
             game.spectator_log = self._body(gid).spectator_log
         return game
+
+    def same_game(self, game_id: int) -> int | None:
+        """An earlier game that is this one again (an import of the same file): the same
+        format, players, seed, result, input log and spectator log."""
+        mine = self.game(game_id)
+        rows = self.conn.execute(
+            "select id from games where id < ? and format = ? and p1 = ? and p2 = ? "
+            "and seed = ? and winner is ? and turns is ? and input_log is ? order by id",
+            (game_id, mine.format, mine.p1, mine.p2, mine.seed, mine.winner, mine.turns,
+             mine.input_log),
+        ).fetchall()  # fmt: skip
+        for (other,) in rows:
+            if self.game(other).spectator_log == mine.spectator_log:
+                return int(other)
+        return None
 
     def games(
         self,

@@ -69,6 +69,7 @@ class GameRow:
     exclude_from_ratings: int
     pid: int | None = None  # the process playing it, while it runs
     compacted: bool = False  # its events and decisions are one compressed body
+    ending: str | None = None  # how it ended when not by a last faint (battle/endings.py)
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRow:

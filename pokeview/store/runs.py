@@ -187,6 +187,15 @@ class RunQueries(Compaction):
             (run_id,),
         ).fetchall()
 
+    def ending_counts(self, run_id: int) -> dict[str, int]:
+        """How many of a run's finished games ended each way other than by a last faint."""
+        rows = self.conn.execute(
+            "select ending, count(*) from games where run_id = ? and status = 'finished' "
+            "and ending is not null group by ending order by ending",
+            (run_id,),
+        ).fetchall()
+        return {str(ending): int(n) for ending, n in rows}
+
     def delete_unplayed_run(self, run_id: int) -> int:
         """Delete a run with no finished game, with the games it left (errors, interrupted);
         returns how many games went. One transaction: a game finishing meanwhile keeps it."""

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1 s)
     import sqlite_utils
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 # Older versions this one reads as they are (their migration only changes the number), so a
 # read-only file of one opens without being migrated.
 READ_AS_IS = (4,)
@@ -64,6 +64,7 @@ def create(db: sqlite_utils.Database) -> None:
             "exclude_from_ratings": int,
             "pid": int,  # the process playing it, while it runs
             "compacted": int,  # 1: events and decisions are in `bodies`
+            "ending": str,  # how it ended when not by a last faint (battle/endings.py)
         },
         pk="id",
         if_not_exists=True,
@@ -172,4 +173,7 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
     # Version 5 writes bodies of format 2 (store/body.py: a spectator log made of the game's
     # `log` events is rebuilt from them). Format 1 bodies are read as they are; the number keeps
     # an older pokeview, which reads format 1 only, from opening the file.
+    # Version 6: games say how they ended (a forfeit, the timer, the turn limit).
+    if version < 6 and "ending" not in set(db.table("games").columns_dict):
+        db.table("games").add_column("ending", str)
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -23,6 +23,8 @@ class Transfer(Journal):
         row = dict(self.conn.execute("select * from games where id = ?", (game_id,)).fetchone())
         row.pop("pid", None)  # where it ran, and how it is stored, are not part of the game
         row.pop("compacted", None)
+        if row.get("ending") is None:  # an ordinary end: the file is as before version 6
+            row.pop("ending", None)
         if self._is_compacted(game_id):
             body = self._body(game_id)
             row["spectator_log"] = body.spectator_log

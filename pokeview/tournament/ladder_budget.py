@@ -28,12 +28,14 @@ def is_free(player: str, players_file: str | None) -> bool | None:
 
     Read from the players file, so that it needs no API key (`ladder show` runs without one)."""
     from pokeview.players.llm.config import load_players
+    from pokeview.players.registry import LOOPBACK
 
     if not player.startswith("llm:"):
         return True
     spec = load_players(players_file).get(player.removeprefix("llm:"))
     if spec is None:
-        return True if player == "llm:loopback" else None  # loopback costs nothing
+        # The stand-ins (under every API) cost nothing.
+        return True if player.removeprefix("llm:") in LOOPBACK else None
     prices = spec.prices
     if "input" in prices and "output" in prices:
         return all(v == 0 for v in prices.values()) or False

@@ -56,11 +56,19 @@ def ending(game: GameRow) -> Text:
         out.append_text(literal(game.error or "(no error text was recorded)"))
         return out
     if game.status == "finished":
+        from pokeview.battle.endings import of_game
+
+        how = of_game(game.ending, game.winner, {"p1": game.p1, "p2": game.p2}, game.turns)
         if game.winner == "tie":
-            return Text(f"The game ended in a tie{turns}.", style="bold")
-        out = Text("The game is over: ", style="bold")
-        out.append_text(literal(game.winner_name, "bold green"))
-        out.append(f" won{turns}.", style="bold")
+            out = Text(f"The game ended in a tie{turns}", style="bold")
+        else:
+            out = Text("The game is over: ", style="bold")
+            out.append_text(literal(game.winner_name, "bold green"))
+            out.append(f" won{turns}", style="bold")
+        if how:
+            out.append(": ", style="bold")
+            out.append_text(literal(how, "bold"))
+        out.append(".", style="bold")
         return out
     if game.status == "running":
         return Text("The game is still being played.", style="bold yellow")

@@ -111,3 +111,19 @@ def test_report_of_an_unknown_run_is_one_clear_line(tmp_path):
         )
     )
     assert "no run 'nothing'" in line and not (tmp_path / "x.html").exists()
+
+
+async def test_the_report_says_how_many_games_ended_other_than_by_a_last_faint(
+    bridge, store, tmp_path
+):
+    run = {
+        "name": "short",
+        "seed": "s",
+        "pairs": 1,
+        "turn_limit": 2,
+        "players": ["random", "max-damage"],
+    }
+    config = parse_run_config(run, tmp_path / "r.toml")
+    assert (await run_tournament(config, store=store, bridge=bridge)).done == 2
+    page = write_report(store, "short", tmp_path / "report.html").read_text()
+    assert "did not end by a last faint: 2 by turn limit." in page

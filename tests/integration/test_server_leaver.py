@@ -43,21 +43,36 @@ def play_against_a_leaver(tmp_path, mode: str) -> tuple[subprocess.CompletedProc
     return subprocess.CompletedProcess(game.args, game.returncode, out, err), int(port)
 
 
-def check_won_by_pokeview(tmp_path, played: subprocess.CompletedProcess) -> None:
+def check_won_by_pokeview(tmp_path, played: subprocess.CompletedProcess, ending: str) -> None:
     assert played.returncode == 0, played.stderr
     assert "winner heuristic (p1)" in played.stdout
+    said = {"forfeit": "server:leaver forfeited", "disconnection": "server:leaver disconnected"}
+    assert said[ending] in played.stdout  # how it ended, not only who won
     store = open_store(tmp_path / "x.db")
     game = store.games()[0]
     assert (game.status, game.winner, game.p2) == ("finished", "p1", "server:leaver")
     assert ">forcelose p2" in (game.input_log or "")
+    assert game.ending == ending
+    from pokeview.widgets.decision_pane import ending as last_frame
+
+    assert said[ending] in last_frame(store.game(game.id)).plain  # the viewer's last frame
+    end = [e for e in store.events(game.id) if e.kind == "end"]
+    assert end[-1].data.ending == ending
     store.close()
+    db = str(tmp_path / "x.db")
+    listed = pokeview("games", "--json", "--db", db).stdout
+    assert f'"ending": "{ending}"' in listed
+    assert ending in pokeview("games", "--db", db).stdout  # in the table, beside the winner
+    log = pokeview("export", "1", "--format", "log", "--db", db).stdout.splitlines()
+    words = {"forfeit": "forfeited.", "disconnection": "lost due to inactivity."}
+    assert log[-2:] == [f"|-message|Player 2 {words[ending]}", "|win|Player 1"]
     verified = pokeview("verify", "--all", "--db", str(tmp_path / "x.db"))
     assert verified.returncode == 0 and "1 of 1 games verified" in verified.stdout
 
 
 def test_a_program_that_forfeits_and_leaves_loses(tmp_path):
     played, _ = play_against_a_leaver(tmp_path, "forfeit")
-    check_won_by_pokeview(tmp_path, played)
+    check_won_by_pokeview(tmp_path, played, "forfeit")
 
 
 @pytest.mark.slow
@@ -70,7 +85,7 @@ def test_a_program_killed_mid_game_loses_on_time(tmp_path):
 
     started = time.monotonic()
     played, _ = play_against_a_leaver(tmp_path, "vanish")
-    check_won_by_pokeview(tmp_path, played)
+    check_won_by_pokeview(tmp_path, played, "disconnection")
     assert time.monotonic() - started < 400  # the server's disconnection time, not more
 
 
@@ -85,3 +100,15 @@ async def test_an_input_log_that_ends_in_a_forfeit_imports_as_won(bridge, store)
     imported = store.game(game_id)
     assert (imported.status, imported.winner) == ("finished", "p2")
     assert imported.input_log.splitlines()[-1] == ">forcelose p1"
+    assert imported.ending == "forced"  # a loss decided outside the battle; why is not known
+
+
+async def test_a_tie_at_the_turn_limit_says_so(bridge, store):
+    from pokeview.widgets.decision_pane import ending
+
+    played = await game(bridge, store, "random", "random", text="limit", turn_limit=3)
+    row = store.game(played.game_id)
+    assert (row.winner, row.ending, played.ending) == ("tie", "turn limit", "turn limit")
+    assert ending(row).plain == (
+        "The game ended in a tie after 3 turns: a tie declared at the turn limit (3 turns)."
+    )

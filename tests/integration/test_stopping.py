@@ -88,3 +88,19 @@ def test_a_run_stopped_by_sigterm_keeps_its_games_and_plays_them_again(tmp_path,
     assert "stopped" in pokeview("runs", "--db", str(db)).stdout
     again = pokeview("run", str(config), "--db", str(db))
     assert again.returncode == 0 and "2/2 games recorded (2 now" in again.stdout
+
+
+def test_a_ladder_play_stopped_by_sigterm_says_so_and_keeps_its_games(tmp_path, slow_players):
+    db = tmp_path / "x.db"
+    made = pokeview(
+        "ladder", "create", "lad", "--anchor", "llm:slow=1000", "--players", str(slow_players),
+        "--turn-limit", "2", "--db", str(db),
+    )  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    argv = ["ladder", "play", "lad", "--budget-games", "2", "--players", str(slow_players)]
+    stopped = stop_mid_game(db, argv, signal.SIGTERM)
+    assert stopped.returncode == 143 and "stopped (SIGTERM)" in stopped.stderr, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+    assert statuses(db) and "running" not in statuses(db)
+    runs = pokeview("runs", "--db", str(db)).stdout
+    assert "lad" in runs and " stopped " in runs and "0 running" in runs, runs

@@ -32,6 +32,7 @@ CASES = [
     ("server --port 70000", "--port 70000 is out of range: give 1 to 65535"),
     ("battle --p1 random --p2 server:bob --server-port -1", "--server-port -1 is out of range"),
     ("battle --p1 random --p2 server:bob --server-wait 0", "--server-wait 0 is out of range"),
+    ("battle --p1 random --p2 server:PokeView-Host", "'PokeView-Host' is pokeview's own user on"),
     ("run {bad}/ok-run.toml --server-wait -5", "--server-wait -5 is out of range: give a number"),
     ("battle --p1 random --p2 random --turn-limit 0", "--turn-limit 0 is out of range: give 1 to"),
     # imported games of the wrong shape
@@ -49,6 +50,8 @@ CASES = [
     # database paths no command can open: said before SQLite is asked, in one line
     ("games --db {tmp}", "{tmp} is a folder; give --db a file name inside it"),
     ("battle --p1 random --p2 random --db {tmp}", "{tmp} is a folder; give --db a file name"),
+    ("battle --p1 random --p2 random --db {tmp}/no/such/x.db",
+     "the folder {tmp}/no/such for --db does not exist; create it first, or give another path"),
     (f"games --db {{tmp}}/{'n' * 300}.db", f"cannot open the database at {{tmp}}/{'n' * 300}.db: "
                                            "File name too long"),
 ]  # fmt: skip

@@ -100,7 +100,8 @@ def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path
     )
     schema = json.loads(shown.stdout)
     table = schema["$defs"]["PlayerTable"]
-    assert {"base_url", "model"} <= set(table["required"])
+    assert table["required"] == ["model"]  # base_url: required by api = "chat" alone
+    assert set(table["properties"]["api"]["enum"]) == {"chat", "responses", "anthropic", "gemini"}
     assert table["additionalProperties"] is False  # an unknown key is refused, as when loading
     assert set(schema["$defs"]["Prices"]["properties"]) == {
         "input",

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from pokeview.errors import PokeviewError
 from pokeview.pokeval import compare, graded
 
 
@@ -44,7 +47,8 @@ def test_the_score_counts_turns_matched_over_all_battles_and_a_missing_battle_ma
     result = score({"a": ref, "b": ref}, {"b": "Showdown stopped at choice line 9"}, engine)
     assert (result.matched, result.turns) == (1, 6)  # a: 1 of 3; b, left out: 0 of 3
     assert result.summary() == (
-        "score 16.7: 1 of 6 turns matched before the first wrong line, over 2 battles"
+        "score 16.7: 1 of 6 turns matched before the first wrong line, over 2 battles; "
+        "1 battle missing from the engine output (scored 0): b"
     )
     doc = result.to_json()
     assert (doc["turns_matched"], doc["turns"], round(doc["score"], 1)) == (1, 6, 16.7)
@@ -63,3 +67,41 @@ def test_a_score_of_no_turns_is_zero_not_a_division_by_zero():
     assert score({}, {}, {}).summary() == (
         "score 0.0: 0 of 1 turns matched before the first wrong line, over 0 battles"
     )
+
+
+def test_a_log_that_is_not_a_list_of_lines_is_one_clear_line(tmp_path):
+    from pokeview.pokeval import load_engine_output
+
+    output = tmp_path / "engine.jsonl"
+    output.write_text('{"id": "a", "log": "|switch|a\\n|turn|1"}\n')
+    with pytest.raises(PokeviewError, match=r"line 1 \(id a\): its log should be a list of lines"):
+        load_engine_output(output)
+    output.write_text('{"id": "a", "log": [1, 2]}\n')
+    with pytest.raises(PokeviewError, match="a list of lines"):
+        load_engine_output(output)
+
+
+def test_duplicate_ids_are_refused_and_unknown_ones_reported(tmp_path):
+    from pokeview.pokeval import load_engine_output, score
+
+    output = tmp_path / "engine.jsonl"
+    output.write_text('{"id": "a", "log": []}\n{"id": "a", "log": ["|turn|1"]}\n')
+    with pytest.raises(PokeviewError, match=r"id a is on lines 1 and 2"):
+        load_engine_output(output)
+    output.write_text('{"id": "a", "log": []}\n{"id": "zz", "log": []}\n')
+    result = score({"a": ["|turn|1"]}, {}, load_engine_output(output))
+    assert result.summary().endswith("; 1 output id matches no case (ignored): zz")
+    assert result.to_json()["unknown_ids"] == ["zz"] and result.to_json()["missing_ids"] == []
+
+
+def test_a_line_after_win_costs_the_last_turn_as_the_help_says():
+    from pokeview.cli import build_parser
+
+    ref = ["|switch|a", "|turn|1", "|move|x", "|turn|2", "|move|y", "|win|P1"]
+    assert compare("c", ref, ref).matched == 2
+    assert compare("c", ref, [*ref, "|move|extra"]).matched == 1
+    import argparse
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    helptext = " ".join(commands.choices["diff"].format_help().split())
+    assert "a line after |win| (which Showdown's log does not have) costs the last turn" in helptext

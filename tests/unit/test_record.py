@@ -70,7 +70,7 @@ def test_a_database_from_a_newer_pokeview_is_one_line(tmp_path):
     open_store(db).close()
     with sqlite3.connect(db) as conn:
         conn.execute("update meta set value = '99' where key = 'schema_version'")
-    with pytest.raises(PokeviewError, match=r"newer pokeview \(schema 99, this one reads 5\)"):
+    with pytest.raises(PokeviewError, match=r"newer pokeview \(schema 99, this one reads 6\)"):
         open_store(db)
 
 
@@ -162,7 +162,7 @@ def test_every_event_kind_has_one_shape():
     with pytest.raises(ev.BadEvent):
         ev.decode("choice", b'{"idx": 1, "action": 0, "label": "x", "choice": "y", "extra": 1}')
     assert ev.decode("input", b'["a"]') == ev.Input(["a"], True)  # version 1's bare list
-    assert schema.SCHEMA_VERSION == 5
+    assert schema.SCHEMA_VERSION == 6
 
 
 def test_ten_processes_creating_a_new_database_at_once_all_succeed(tmp_path):
@@ -184,7 +184,7 @@ def test_ten_processes_creating_a_new_database_at_once_all_succeed(tmp_path):
     assert [code for code, _ in results] == [0] * 10, results
     with sqlite3.connect(db) as conn:
         assert conn.execute("select value from meta where key = 'schema_version'").fetchone() == (
-            "5",
+            "6",
         )
 
 

@@ -1,7 +1,8 @@
 """The players file: a TOML file naming each model player.
 
 [players.sonnet]
-base_url = "https://api.example.com/v1"     # an OpenAI-compatible endpoint
+api = "chat"                                # chat (the default), responses, anthropic, gemini
+base_url = "https://api.example.com/v1"     # an OpenAI-compatible endpoint (native APIs: optional)
 model = "provider-model-id"
 api_key_env = "EXAMPLE_API_KEY"             # the variable holding the key (never the key)
 reasoning_effort = "high"                   # sent as reasoning_effort; omit to send nothing
@@ -10,6 +11,10 @@ timeouts = { connect = 10, first_token = 300, total = 900 }   # seconds
 max_retries = 4
 retry_backoff = 2.0
 extra_body = { }                            # merged into every request, for provider options
+thinking_budget = 8000                      # anthropic, gemini: thinking tokens (else from effort)
+max_tokens = 16000                          # anthropic: the answer's ceiling, thinking included
+cache_control = true                        # anthropic: cache breakpoints (the default: on)
+reasoning_summary = "auto"                  # responses: the reasoning summary asked for
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -29,6 +34,24 @@ TIMEOUT_KEYS = ("connect", "first_token", "total")
 NonNegative = Annotated[float, msgspec.Meta(ge=0)]
 Positive = Annotated[float, msgspec.Meta(gt=0, le=86_400)]
 AN_ADDRESS = "an http:// or https:// address such as https://api.example.com/v1"
+Api = Literal["chat", "responses", "anthropic", "gemini"]
+# Where each native API is served when the players file names no base_url.
+DEFAULT_BASE_URLS = {
+    "responses": "https://api.openai.com/v1",
+    "anthropic": "https://api.anthropic.com",
+    "gemini": "https://generativelanguage.googleapis.com",
+}
+# The settings only some APIs take, and which (a setting another API would ignore is refused).
+API_SETTINGS = {
+    "thinking_budget": ("anthropic", "gemini"),
+    "max_tokens": ("anthropic", "gemini", "responses"),
+    "cache_control": ("anthropic",),
+    "reasoning_summary": ("responses",),
+}
+ANTHROPIC_MIN_THINKING = 1024  # Anthropic refuses a smaller budget_tokens
+# reasoning_effort as Anthropic's thinking budget, when thinking_budget is not given.
+ANTHROPIC_EFFORT_BUDGETS = {"minimal": 1024, "low": 2048, "medium": 8192, "high": 24576}
+GEMINI_THINKING_LEVELS = ("minimal", "low", "medium", "high")  # reasoning_effort as thinkingLevel
 
 
 @dataclass(frozen=True)
@@ -44,6 +67,11 @@ class ModelSpec:
     retry_backoff: float = 2.0
     extra_body: dict[str, Any] = field(default_factory=dict)
     description: str = ""
+    api: str = "chat"
+    thinking_budget: int | None = None
+    max_tokens: int | None = None
+    cache_control: bool | None = None
+    reasoning_summary: str | None = None
     # pokeview's own loopback stand-in: its port is chosen afresh by each process, so it is
     # not part of what the player is (nor of what resuming a run compares).
     stand_in: bool = False
@@ -69,6 +97,10 @@ class ModelSpec:
             "player": self.name,
             **({"stand_in": True} if self.stand_in else {"base_url": self.base_url}),
             "model": self.model,
+            # Only what differs from a chat player's settings, so that a player recorded before
+            # there were other APIs is still the same player.
+            **({"api": self.api} if self.api != "chat" else {}),
+            **{k: getattr(self, k) for k in API_SETTINGS if getattr(self, k) is not None},
             "api_key_env": self.api_key_env,
             "reasoning_effort": self.reasoning_effort,
             "prices": self.prices,
@@ -103,17 +135,22 @@ class Timeouts(msgspec.Struct, forbid_unknown_fields=True):
 
 # The players file's only declaration.
 class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
-    """A model player, `[players.NAME]`, played as `llm:NAME`: an OpenAI-compatible
-    chat-completions endpoint and the model it serves."""
+    """A model player, `[players.NAME]`, played as `llm:NAME`: the model and the API it is asked
+    through (`chat`: any OpenAI-compatible chat-completions endpoint; `responses`: OpenAI's
+    Responses API; `anthropic`: Anthropic's Messages API; `gemini`: Google's generateContent)."""
 
-    base_url: Annotated[
-        str,
-        msgspec.Meta(
-            pattern=r"^https?://[^/\s]+",
-            description=AN_ADDRESS,
-            extra={"expected": AN_ADDRESS},
-        ),
-    ]
+    api: Api = "chat"
+    base_url: (
+        Annotated[
+            str,
+            msgspec.Meta(
+                pattern=r"^https?://[^/\s]+",
+                description=AN_ADDRESS,
+                extra={"expected": AN_ADDRESS},
+            ),
+        ]
+        | None
+    ) = None
     model: Annotated[str, msgspec.Meta(min_length=1)]
     api_key_env: str | None = None
     reasoning_effort: str | None = None
@@ -123,6 +160,10 @@ class PlayerTable(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     retry_backoff: Annotated[float, msgspec.Meta(ge=0, le=600)] = 2.0
     extra_body: dict[str, Any] = msgspec.field(default_factory=dict)
     description: str = ""
+    thinking_budget: Annotated[int, msgspec.Meta(ge=-1, le=1_000_000)] | None = None
+    max_tokens: Annotated[int, msgspec.Meta(ge=1, le=1_000_000)] | None = None
+    cache_control: bool | None = None
+    reasoning_summary: Literal["auto", "concise", "detailed"] | None = None
 
 
 class PlayersFile(msgspec.Struct, forbid_unknown_fields=True):
@@ -142,14 +183,44 @@ def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
         return {}
     data = config_files.read_config(where, "players file")
     declared = config_files.convert(data, PlayersFile, where)
+    for name, table in declared.players.items():
+        wrong = api_problem(table)
+        if wrong:
+            raise PokeviewError(f"{where}: players.{config_files._key(name)}.{wrong}")
     return {name: _spec(name, table) for name, table in declared.players.items()}
+
+
+def api_problem(table: PlayerTable) -> str | None:
+    """What this table's API does not take ("key: why"), or None."""
+    for key, apis in API_SETTINGS.items():
+        if getattr(table, key) is not None and table.api not in apis:
+            takes = " or ".join(f'api = "{a}"' for a in apis)
+            return f'{key}: not a setting of api = "{table.api}" (only {takes} takes it)'
+    if table.api == "chat" and table.base_url is None:
+        return 'base_url: required with api = "chat" (the OpenAI-compatible endpoint)'
+    effort, budget = table.reasoning_effort, table.thinking_budget
+    named = {"anthropic": tuple(ANTHROPIC_EFFORT_BUDGETS), "gemini": GEMINI_THINKING_LEVELS}
+    if effort is not None and budget is None and effort not in named.get(table.api, (effort,)):
+        choices = ", ".join(f'"{e}"' for e in named[table.api])
+        return (
+            f'reasoning_effort: expected one of {choices} with api = "{table.api}" '
+            f'(or a thinking_budget), got "{effort}"'
+        )
+    if table.api == "anthropic" and budget is not None and budget < ANTHROPIC_MIN_THINKING:
+        return (
+            f"thinking_budget: expected at least {ANTHROPIC_MIN_THINKING} "
+            f"(Anthropic's minimum budget_tokens), got {budget}"
+        )
+    if table.api == "anthropic" and budget and table.max_tokens and table.max_tokens <= budget:
+        return f"max_tokens: expected more than thinking_budget ({budget}), got {table.max_tokens}"
+    return None
 
 
 def _spec(name: str, table: PlayerTable) -> ModelSpec:
     prices = {k: float(v) for k, v in msgspec.structs.asdict(table.prices).items() if v is not None}
     return ModelSpec(
         name=name,
-        base_url=table.base_url.rstrip("/"),
+        base_url=(table.base_url or DEFAULT_BASE_URLS[table.api]).rstrip("/"),
         model=table.model,
         api_key_env=table.api_key_env,
         reasoning_effort=table.reasoning_effort,
@@ -159,4 +230,9 @@ def _spec(name: str, table: PlayerTable) -> ModelSpec:
         retry_backoff=table.retry_backoff,
         extra_body=dict(table.extra_body),
         description=table.description,
+        api=table.api,
+        thinking_budget=table.thinking_budget,
+        max_tokens=table.max_tokens,
+        cache_control=table.cache_control,
+        reasoning_summary=table.reasoning_summary,
     )

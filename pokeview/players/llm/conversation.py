@@ -23,6 +23,7 @@ class Message:
     decision: int | None = None  # the side's decision number it belongs to
     turn: int | None = None
     note: str | None = None  # e.g. "chosen by heuristic; no model answered"
+    marker: str | None = None  # what the API's envelope held that is not text, plainly
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -33,6 +34,7 @@ class Message:
                 "decision": self.decision,
                 "turn": self.turn,
                 "note": self.note,
+                "marker": self.marker,
             }.items()
             if v is not None
         }
@@ -56,13 +58,16 @@ def conversation(store: Store, game_id: int, side: str, upto: int | None = None)
     config = game.p1_config if side == "p1" else game.p2_config
     decisions = [d for d in store.decisions(game.id, side) if upto is None or d.idx <= upto]
     if config.get("kind") == "llm":
-        return [
+        from pokeview.players.llm.providers.envelope import envelope
+
+        sent = [
             Message(m["role"], m["content"])
             if m["role"] == "system"
             else Message(m["role"], m["content"], d.idx, d.turn)
             for d in decisions
             for m in d.detail.get("messages", [])
         ]
+        return envelope(config, sent)
     updates = side_updates(store, game.id, side)
     points = prompt.decision_points(updates)
     fmt = points[0].state.get("format") if points else None
@@ -105,5 +110,6 @@ def format_conversation(messages: list[Message]) -> str:
         if m.decision is not None:
             where = f" · decision {m.decision + 1}, turn {m.turn}"
         note = f" ({m.note})" if m.note else ""
-        blocks.append(f"━━ {m.role}{where}{note}\n{m.content}")
+        marker = f" {m.marker}" if m.marker else ""
+        blocks.append(f"━━ {m.role}{where}{note}{marker}\n{m.content}")
     return "\n\n".join(blocks) + "\n"

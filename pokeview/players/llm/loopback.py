@@ -1,10 +1,16 @@
-"""A stand-in model provider on loopback: real HTTP, OpenAI's streaming format, scripted answers.
+"""A stand-in model provider on loopback: real HTTP, each API's streaming format, scripted answers.
 
 It lets pokeview be tried, demonstrated and tested with no API key and no network. It reads the
 legal actions from the last message and answers with one of them (chosen by a hash of the
 conversation, so the same conversation gets the same answer), streaming made-up reasoning first.
 It is not a model: games against it are labelled as such, and its token counts (characters ÷ 4)
 come marked as estimates.
+
+It speaks four APIs, by the path asked: OpenAI-compatible chat completions (`…/chat/completions`),
+OpenAI's Responses API (`…/responses`), Anthropic's Messages API (`…/messages`) and Gemini's
+streamGenerateContent (`…/models/NAME:streamGenerateContent`), each close enough to the real one
+that the official SDK reads it without an error (see loopback_native.py for the three native
+ones, with their caches: Anthropic's counted by prefix at the request's cache breakpoints).
 
 The model id picks a behaviour, for tests:
   loopback                  reasoning in `reasoning_content`, usage with cache figures
@@ -24,6 +30,13 @@ The model id picks a behaviour, for tests:
   loopback-echo-key         echoes the request's API key back, as a careless or hostile provider
                             might: in an error body, in a stream line that is not JSON, split
                             across reasoning chunks, and in the answer (in turn, per request)
+Under the native APIs only (each fault once per conversation, then a normal answer):
+  loopback-overloaded-once  HTTP 529 overloaded_error (Anthropic), 503 (the others)
+  loopback-error-event-once an error event in the middle of the stream
+  loopback-bad-body-once    a stream line that is not JSON
+  loopback-cut-once         the whole answer, then the stream ends before its last event
+  loopback-redacted         the reasoning comes encrypted or redacted, with no text
+  any name not starting with "loopback": HTTP 404, model not found
 """
 
 from __future__ import annotations
@@ -38,11 +51,10 @@ from typing import Any
 
 import orjson
 
+from pokeview.players.llm.loopback_native import model_info, native_api, serve_native
+from pokeview.players.llm.loopback_native import tokens as _tokens
+
 _ACTION_LINE = re.compile(r"^(\d+)\. (.+)$", re.MULTILINE)
-
-
-def _tokens(text: str) -> int:
-    return max(1, len(text) // 4)
 
 
 class LoopbackModel:
@@ -50,9 +62,13 @@ class LoopbackModel:
         self.host, self.port = host, port
         self.server: asyncio.AbstractServer | None = None
         self.calls: Counter[str] = Counter()
-        self.requests: list[dict[str, Any]] = []  # bodies received, for tests
+        self.requests: list[dict[str, Any]] = []  # chat bodies received, for tests
+        self.native_requests: list[tuple[str, dict[str, Any]]] = []  # (api, body)
         self.headers: list[dict[str, str]] = []
         self._seen: set[str] = set()
+        self.anthropic_written: set[str] = set()  # prefixes written to "Anthropic's" cache
+        self.faulted: set[str] = set()  # conversations a -once fault has struck
+        self.streamed: list[dict[str, Any]] = []  # native APIs: each stream's script, for tests
 
     @property
     def base_url(self) -> str:
@@ -98,13 +114,23 @@ class LoopbackModel:
             pairs = (line.split(":", 1) for line in lines[1:] if ":" in line)
             headers = {k.strip().lower(): v.strip() for k, v in pairs}
             body = await reader.readexactly(int(headers.get("content-length", "0")))
-            if method != "POST" or not path.endswith("/chat/completions"):
+            route = path.split("?", 1)[0]
+            if method == "GET":
+                code, found = model_info(route)
+                await self._plain(writer, code, found)
+                return
+            api = native_api(route)
+            if method != "POST" or (api is None and not route.endswith("/chat/completions")):
                 await self._plain(writer, 404, b'{"error": "not found"}')
                 return
             request = orjson.loads(body)
-            self.requests.append(request)
             self.headers.append(headers)
-            await self._complete(writer, request, headers)
+            if api is None:
+                self.requests.append(request)
+                await self._complete(writer, request, headers)
+            else:
+                self.native_requests.append((api, request))
+                await serve_native(self, writer, api, route, request, headers)
         except (asyncio.IncompleteReadError, ConnectionError, ValueError):
             pass
         finally:
@@ -114,7 +140,13 @@ class LoopbackModel:
     async def _plain(
         self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
     ) -> None:
-        reasons = {200: "OK", 401: "Unauthorized", 404: "Not Found", 429: "Too Many Requests"}
+        reasons = {
+            200: "OK",
+            401: "Unauthorized",
+            404: "Not Found",
+            429: "Too Many Requests",
+            529: "Overloaded",
+        }
         reason = reasons.get(code, "Error")
         writer.write(
             f"HTTP/1.1 {code} {reason}\r\nContent-Type: application/json\r\n"
@@ -162,22 +194,7 @@ class LoopbackModel:
         if model == "loopback-stall":
             await asyncio.sleep(3600)
             return
-        last = messages[-1]["content"] if messages else ""
-        actions = _ACTION_LINE.findall(last) or _last_actions(messages)
-        pick = self._pick(messages, actions, model)
-        reasons = [
-            f"I have {len(actions)} legal actions. ",
-            "Weighing the matchup on the board, ",
-            f"I will go with {pick[1] if pick else 'the first one'}.",
-        ]
-        answer_number = pick[0] if pick else "1"
-        opening = last.startswith(("BATTLE LOG", "NEW EVENTS", "Showdown refused"))
-        if model == "loopback-malformed" or (model == "loopback-malformed-once" and opening):
-            answer = "I think the best move is the strong one."
-        elif model == "loopback-illegal" and not last.startswith("Your answer"):
-            answer = "ACTION: 99\nREASON: Trying something that is not listed."
-        else:
-            answer = f"ACTION: {answer_number}\nREASON: It looks like the best option here."
+        reasons, answer = self.script(messages, model)
         base = {"id": "loopback", "object": "chat.completion.chunk", "model": model}
         if model == "loopback-think":  # tags split across chunks, as real streams split them
             text = "<think>" + "".join(reasons) + "</think>"
@@ -213,13 +230,7 @@ class LoopbackModel:
         if model != "loopback-nousage":
             prompt = sum(_tokens(m.get("content", "")) for m in messages)
             # Like a provider's prompt cache: the longest prefix sent before is read from cache.
-            contents = [m.get("content", "") for m in messages]
-            hit = max(
-                (k for k in range(1, len(contents)) if "\x00".join(contents[:k]) in self._seen),
-                default=0,
-            )
-            cached = sum(_tokens(c) for c in contents[:hit])
-            self._seen.add("\x00".join(contents))
+            cached = self.prefix_cached([m.get("content", "") for m in messages])
             reasoning = sum(_tokens(p) for p in reasons)
             usage = {
                 "prompt_tokens": prompt,
@@ -233,6 +244,36 @@ class LoopbackModel:
         await self._chunk(writer, "[DONE]")
         writer.write(b"0\r\n\r\n")
         await writer.drain()
+
+    def script(self, messages: list[dict[str, Any]], model: str) -> tuple[list[str], str]:
+        """The reasoning pieces and the answer for this conversation (the same under every API)."""
+        last = messages[-1]["content"] if messages else ""
+        actions = _ACTION_LINE.findall(last) or _last_actions(messages)
+        pick = self._pick(messages, actions, model)
+        reasons = [
+            f"I have {len(actions)} legal actions. ",
+            "Weighing the matchup on the board, ",
+            f"I will go with {pick[1] if pick else 'the first one'}.",
+        ]
+        answer_number = pick[0] if pick else "1"
+        opening = last.startswith(("BATTLE LOG", "NEW EVENTS", "Showdown refused"))
+        if model == "loopback-malformed" or (model == "loopback-malformed-once" and opening):
+            answer = "I think the best move is the strong one."
+        elif model == "loopback-illegal" and not last.startswith("Your answer"):
+            answer = "ACTION: 99\nREASON: Trying something that is not listed."
+        else:
+            answer = f"ACTION: {answer_number}\nREASON: It looks like the best option here."
+        return reasons, answer
+
+    def prefix_cached(self, contents: list[str], scope: str = "") -> int:
+        """Tokens of the longest prefix of these messages sent before (an automatic cache; one
+        per scope)."""
+        hit = max(
+            (k for k in range(1, len(contents)) if scope + "\x00".join(contents[:k]) in self._seen),
+            default=0,
+        )
+        self._seen.add(scope + "\x00".join(contents))
+        return sum(_tokens(c) for c in contents[:hit])
 
     def _pick(self, messages: list[dict[str, Any]], actions: list[tuple[str, str]], model: str):
         if not actions:

@@ -22,6 +22,7 @@ from pokeview.players.llm import prompt
 from pokeview.players.llm.answer import parse_answer
 from pokeview.players.llm.config import ModelSpec
 from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
+from pokeview.players.llm.providers import make_provider
 from pokeview.players.llm.usage import Usage, cost
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
@@ -57,7 +58,7 @@ class LLMPlayer:
     def __init__(self, spec: ModelSpec, client: ChatClient | None = None) -> None:
         self.spec = spec
         self.name = f"llm:{spec.name}"
-        self.client = client or ChatClient(spec)
+        self.client = client or make_provider(spec)
         self.conversation: list[dict[str, str]] = []
         # The decision last made. A choice Showdown refuses is asked again as the same decision,
         # whose record then keeps every message, attempt, token and second spent on it.
@@ -181,6 +182,8 @@ class LLMPlayer:
                     "first_token_ms": round(completion.first_token_ms or 0, 3),
                     "model": completion.model,
                     "finish_reason": completion.finish_reason,
+                    # A native API's own account of the response (ids, its usage as it sent it).
+                    **_native(completion),
                 }
             )
             return completion, None
@@ -211,3 +214,11 @@ class LLMPlayer:
             "decision_ms": round(spent, 3),
         }
         return Decision(index, how=how, detail=detail)
+
+
+def _native(completion: Completion) -> dict[str, Any]:
+    metadata = getattr(completion, "metadata", None)
+    out: dict[str, Any] = {"response": metadata} if metadata else {}
+    if getattr(completion, "redacted", False):
+        out["reasoning_redacted"] = True
+    return out

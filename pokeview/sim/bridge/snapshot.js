@@ -44,7 +44,7 @@ function publicMon(dex, mon, side) {
     fainted: !!mon.fainted,
     ability: mon.ability ? dex.abilities.get(mon.ability).name : '',
     item: mon.item ? dex.items.get(mon.item).name : '',
-    terastallized: mon.terastallized || '',
+    terastallized: mon.terastallized || mon.teraUsed || '', // kept past a faint (words.js)
     boosts: boostsOf(mon),
     moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
   };
@@ -52,6 +52,11 @@ function publicMon(dex, mon, side) {
 
 function sideConditionsOf(side) {
   return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+}
+
+function usedTera(clientSide, name) {
+  const known = clientSide ? clientSide.team.find((m) => m.name === name) : null;
+  return known ? known.teraUsed : undefined;
 }
 
 // A side at a request: `battle` is the simulator's, `client` that side's @pkmn/client battle.
@@ -74,7 +79,9 @@ function snapshot(battle, sideId, client) {
       ability: dex.abilities.get(mon.ability).name,
       item: mon.item ? dex.items.get(mon.item).name : '',
       teraType: mon.teraType || '',
-      terastallized: mon.terastallized || '',
+      // Showdown deletes a fainted Pokémon's `terastallized`, as @pkmn/client does: the
+      // client's record of it (words.js) keeps the side's used Tera said.
+      terastallized: mon.terastallized || usedTera(clientSide, mon.name) || '',
       stats: mon.getStat ? {
         atk: mon.storedStats.atk, def: mon.storedStats.def, spa: mon.storedStats.spa,
         spd: mon.storedStats.spd, spe: mon.storedStats.spe,

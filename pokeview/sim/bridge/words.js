@@ -9,6 +9,18 @@ const ClientBattle = need('@pkmn/client').Battle;
 const {Protocol} = need('@pkmn/protocol');
 const {LogFormatter} = need('@pkmn/view');
 
+// @pkmn/client's Side.faint() clears a fainted Pokémon's Tera type (its client shows none on a
+// fainted icon), so from the faint on nothing said that the side had used its Tera. pokeview
+// keeps it beside the client's own field (`teraUsed`, read by snapshot.js): a wrapper here
+// rather than a patched copy of the package, which would have to follow every upgrade.
+const ClientSide = need('@pkmn/client').Side;
+const clientFaint = ClientSide.prototype.faint;
+ClientSide.prototype.faint = function faint(pokemon, slot) {
+  const tera = pokemon.terastallized;
+  clientFaint.call(this, pokemon, slot);
+  if (tera) pokemon.teraUsed = tera;
+};
+
 // The client must know whatever the simulator can field. @pkmn/data's default leaves out what
 // is marked nonstandard or illegal, yet Showdown's gen 6 and 7 random battles field
 // Floette-Eternal ("Unobtainable", "Illegal"): its snapshot failed the battle. Only the default's
