@@ -86,6 +86,9 @@ class Store(GameQueries, Transfer, RunQueries):
                         "to migrate it"
                     )
         except sqlite3.Error as exc:
+            # a page damaged on disk, not another kind of file
+            if isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc):
+                raise damaged_file(path, exc) from None
             raise PokeviewError(f"cannot open the database at {path}: {_reason(exc)}") from None
         except OSError as exc:
             raise PokeviewError(
