@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from textual.app import App
+from textual.filter import LineFilter
 from textual.screen import Screen
 
 from pokeview import settings
 from pokeview.commands import ScreenKeys
 from pokeview.themes import built_in_themes, load_themes
+from pokeview.widgets.control_filter import CONTROL_FREE
 
 DEFAULT_THEME = "pokeview-dark"
 
@@ -47,6 +49,9 @@ class PokeviewApp(App[None]):
         for problem in problems:
             self.notify(problem, severity="warning", markup=False)
         self.push_screen(self.first_screen())
+
+    def get_line_filters(self) -> Sequence[LineFilter]:
+        return [*super().get_line_filters(), CONTROL_FREE]  # every line drawn, without them
 
     def action_help(self) -> None:
         """`?` on any screen: its keys, from the same declarations as its footer."""

@@ -34,15 +34,38 @@ def read_config(where: Path, what: str) -> Any:
     except UnicodeDecodeError:
         raise PokeviewError(f"the {what} {where} is not text (UTF-8)") from None
     try:
-        return json.loads(text) if where.suffix == ".json" else tomllib.loads(text)
+        data = json.loads(text) if where.suffix == ".json" else tomllib.loads(text)
+    except RecursionError:  # the parsers recurse once per level of nesting
+        raise PokeviewError(_too_deep(where, what)) from None
     except json.JSONDecodeError as exc:
         raise PokeviewError(f"{where}: not valid JSON: {_lower(str(exc))}") from None
     except tomllib.TOMLDecodeError as exc:  # its message names the line and column
         raise PokeviewError(f"{where}: not valid TOML: {_lower(str(exc))}") from None
-    except RecursionError:  # both parsers recurse per level of nesting
-        raise PokeviewError(
-            f"{where}: nested too deeply to be a {what} (no {what} needs more than a few levels)"
-        ) from None
+    if _depth(data) > MAX_DEPTH:  # parsed, but what reads it (and its errors) recurses too
+        raise PokeviewError(_too_deep(where, what))
+    return data
+
+
+# No config of pokeview's nests half as deep; past this, the file is not one of them.
+MAX_DEPTH = 32
+
+
+def _too_deep(where: Path, what: str) -> str:
+    return f"{where}: nested too deeply to be a {what} (no {what} needs more than a few levels)"
+
+
+def _depth(data: Any) -> int:
+    """How deep tables and lists nest in `data` (walked without recursion)."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            values = item.values() if isinstance(item, dict) else item
+            todo.extend((v, depth + 1) for v in values)
+    return deepest
 
 
 def convert(data: Any, kind: type[T], where: Path | str) -> T:

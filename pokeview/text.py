@@ -12,6 +12,10 @@ def strip_control(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+def has_control(text: str) -> bool:
+    return _CONTROL.search(text) is not None
+
+
 def safe(text: str) -> str:
     """Control characters removed and Rich markup escaped, for use inside markup strings."""
     from rich.markup import escape

@@ -309,7 +309,7 @@ def build_db(path: Path, mutate=None) -> Path:
         doc = orjson.loads((paths.recordings_dir() / name).read_bytes())
         if mutate:
             mutate(doc)
-        import_game(store, doc)
+        import_game(store, doc, rated=True)  # the screens' tests rate them
     store.close()
     return path
 

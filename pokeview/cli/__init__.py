@@ -15,6 +15,7 @@ from pokeview import __version__
 from pokeview.cli import database, exchange, games, ladder, players, runs, schema, setup
 from pokeview.cli.common import DB_HELP, Commands, Stopped
 from pokeview.errors import PokeviewError
+from pokeview.terminal import control_free_output
 
 # Every command, in the order `pokeview --help` lists them.
 COMMANDS: tuple[Callable[[Commands], None], ...] = (
@@ -93,6 +94,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         args.func = games.cmd_app  # `pokeview` alone opens the app on the database
     tune_gc()
+    with control_free_output():  # no text from a record or a file acts on the terminal
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.func(args)
     except PokeviewError as exc:

@@ -156,10 +156,11 @@ class MigrationProgress:
 
     def __call__(self, done: int, total: int) -> None:
         if self.bar is None:
-            from rich.console import Console
             from rich.progress import Progress
 
-            self.bar = Progress(console=Console(stderr=True), transient=False)
+            from pokeview.terminal import console
+
+            self.bar = Progress(console=console(stderr=True), transient=False)
             self.bar.start()
             self.task = self.bar.add_task(
                 "migrating the record (compacting finished games)", total=total

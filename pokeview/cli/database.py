@@ -9,6 +9,7 @@ import sys
 
 from pokeview.cli.common import Commands, open_store
 from pokeview.store.store import DamagedGame, Store, Summary, damaged_file, damaged_game
+from pokeview.terminal import unfiltered
 from pokeview.text import strip_control
 
 STATUSES = ("finished", "void", "error", "interrupted", "running")
@@ -75,7 +76,9 @@ def check(store: Store) -> int:
             damaged += 1
             print(strip_control(str(exc)))
         if show_progress and (n % 50 == 0 or n == len(ids)):
-            print(f"\rchecked {n:,} of {len(ids):,} games", end="", file=sys.stderr, flush=True)
+            # Past the control-character filter: its own carriage return redraws the line.
+            progress = unfiltered(sys.stderr)
+            print(f"\rchecked {n:,} of {len(ids):,} games", end="", file=progress, flush=True)
     if show_progress and ids:
         print(file=sys.stderr)
     print(f"{len(ids) - damaged:,} of {len(ids):,} games read whole; {damaged:,} damaged")

@@ -37,6 +37,12 @@ def add_import(commands: Commands) -> None:
         action="store_true",
         help="import it even if the database has that game already (a second copy)",
     )
+    p.add_argument(
+        "--rated",
+        action="store_true",
+        help="count an imported pokeview game file in the ratings (by default imported games "
+        "are left out: who played them cannot be checked)",
+    )
 
 
 def cmd_import(args: argparse.Namespace) -> int:
@@ -55,6 +61,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise PokeviewError(f"cannot read {path}: {exc}") from None
     store = open_store(args)
     kind = import_kind(path, text)
+    if args.rated and kind is not ImportKind.GAME_FILE:
+        raise PokeviewError(f"--rated is for pokeview game files; {path} is a {kind}")
     if kind is ImportKind.POKEVAL_CASES:
         imported = run_stoppable(
             with_bridge(lambda bridge: import_pokeval_cases(store, path, bridge))
@@ -63,7 +71,7 @@ def cmd_import(args: argparse.Namespace) -> int:
             print(f"case {case.case_id}: {case.error or f'game {case.game_id}'}")
         return 0
     if kind is ImportKind.GAME_FILE:
-        game_id = import_game_file(store, path, text)
+        game_id = import_game_file(store, path, text, rated=args.rated)
     elif kind in (ImportKind.INPUT_LOG, ImportKind.SERVER_LOG):
         if kind is ImportKind.SERVER_LOG:  # its input log replays exactly; its log does not
             from pokeview.showdown_replay import server_input_log
@@ -159,6 +167,7 @@ def add_export(commands: Commands) -> None:
 
 def cmd_export(args: argparse.Namespace) -> int:
     from pokeview.exchange import export_as
+    from pokeview.terminal import unfiltered
 
     target = Path(args.output) if args.output else None
     if target is not None:
@@ -169,7 +178,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         write_whole(target, text)
         print(f"game {args.game} written to {args.output}")
     else:
-        sys.stdout.write(text)
+        # Exact bytes into a pipe or a file; on a terminal, they are shown: control characters go.
+        (sys.stdout if sys.stdout.isatty() else unfiltered(sys.stdout)).write(text)
     return 0
 
 

@@ -182,10 +182,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
-    from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    from pokeview.terminal import console
     from pokeview.text import strip_control
 
     title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
@@ -205,7 +205,7 @@ def cmd_games(args: argparse.Namespace) -> int:
             if g.status not in ("error", "void")
             else f"{g.status}: {safe(g.error or '')[:40]}",
         )
-    Console(width=max(Console().width, 120)).print(table)
+    console(width=max(console().width, 120)).print(table)
     return 0
 
 

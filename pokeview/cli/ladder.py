@@ -169,14 +169,13 @@ def _play(args: argparse.Namespace, store: Any) -> int:
 
 
 def _show(args: argparse.Namespace, store: Any) -> int:
-    from rich.console import Console
-
     from pokeview.ratings.summary import build_report
+    from pokeview.terminal import console
     from pokeview.tournament import ladder, ladder_play
     from pokeview.tournament.display import report_renderable
 
     the_ladder = ladder.load_ladder(store, args.name)
-    Console(width=max(Console().width, 140)).print(
+    console(width=max(console().width, 140)).print(
         report_renderable(build_report(store, args.name))
     )
     for line in ladder_play.status_lines(store, the_ladder, args.players):

@@ -127,11 +127,10 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
         sys.stdout.write(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
-    from rich.console import Console
-
+    from pokeview.terminal import console
     from pokeview.tournament.display import report_renderable
 
-    Console(width=max(Console().width, 140)).print(report_renderable(report))
+    console(width=max(console().width, 140)).print(report_renderable(report))
     return 0
 
 

@@ -15,6 +15,7 @@ import orjson
 
 from pokeview import __version__
 from pokeview.errors import PokeviewError
+from pokeview.exchange.validate import check_game_file
 from pokeview.store.store import DamagedGame, Store, open_store
 
 FORMAT = "pokeview-game/1"
@@ -90,11 +91,13 @@ def export_as(store: Store, game_id: int | str, fmt: str) -> str:
     raise PokeviewError(f"unknown export format '{fmt}' (json, log, inputlog or html)")
 
 
-def import_game(store: Store, doc: Any) -> int:
+def import_game(store: Store, doc: Any, rated: bool = False) -> int:
     """Insert a game from its JSON form under a new id; all or nothing.
 
     The file is decoded into the record's types and checked field by field before anything is
-    written; its keys never reach SQL (the Store writes through fixed statements).
+    written (`validate`); its keys never reach SQL (the Store writes through fixed statements).
+    Who played it cannot be checked, so it stays out of the ratings whatever the file says,
+    unless `rated`.
     """
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise PokeviewError(f"not a pokeview game file (expected format {FORMAT!r})")
@@ -107,6 +110,8 @@ def import_game(store: Store, doc: Any) -> int:
     if game["status"] == "paused":  # the word before version 3 for a game left mid-way
         game["status"] = "interrupted"
     game["run_id"] = None  # runs are not carried over
+    if not rated:
+        game["exclude_from_ratings"] = 1
     for key in ("p1_config", "p2_config", "teams"):
         _check_json(f"game.{key}", game[key], dict)
     decisions = []
@@ -118,6 +123,7 @@ def import_game(store: Store, doc: Any) -> int:
     events: list[tuple[str | None, str, str, float]] = [
         (e.side, e.kind, e.data, e.at) for e in game_file.events
     ]
+    events = check_game_file(store, game, decisions, events)
     try:
         return store.import_game(game, decisions, events)
     except DamagedGame as exc:
@@ -268,6 +274,9 @@ def import_json_into_scratch(path: Path) -> tuple[Path, int]:
         doc = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError) as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
+    if isinstance(doc, dict) and isinstance(doc.get("game"), dict):
+        # Alone in the scratch database, a fork's parent is not there to point to.
+        doc["game"].update(parent_game=None, parent_decision=None)
     scratch = Path(tempfile.mkdtemp(prefix="pokeview-")) / "watch.db"
     try:
         store = open_store(scratch)

@@ -49,13 +49,13 @@ def import_kind(path: Path, text: str) -> ImportKind:
     )
 
 
-def import_game_file(store: Store, path: Path, text: str) -> int:
-    """A game file's text, imported; its new game id."""
+def import_game_file(store: Store, path: Path, text: str, rated: bool = False) -> int:
+    """A game file's text, imported; its new game id (`rated`: counted in the ratings)."""
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         raise PokeviewError(f"{path} is not valid JSON ({exc}); is it truncated?") from None
-    return import_game(store, doc)
+    return import_game(store, doc, rated)
 
 
 @dataclass

@@ -86,7 +86,7 @@ class HomeScreen(Screen[None]):
             finally:
                 store.close()
         except Exception as exc:  # a broken or foreign file: said, not a traceback
-            self.post_message(self.Failed(f"could not read {self.store_path}: {exc}"))
+            self.post_message(self.Failed(_unreadable(self.store_path, exc)))
 
     @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
     def fetch_runs(self) -> None:
@@ -99,7 +99,7 @@ class HomeScreen(Screen[None]):
             finally:
                 store.close()
         except Exception as exc:
-            self.post_message(self.Failed(f"could not read {self.store_path}: {exc}"))
+            self.post_message(self.Failed(_unreadable(self.store_path, exc)))
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
@@ -206,3 +206,14 @@ class HomeScreen(Screen[None]):
     def action_reload(self) -> None:
         self.fetch(0)
         self.fetch_runs()
+
+
+def _unreadable(path: Path, exc: Exception) -> str:
+    """What the notification says: a page damaged on disk as every command says it."""
+    import sqlite3
+
+    if isinstance(exc, sqlite3.DatabaseError) and not isinstance(exc, sqlite3.OperationalError):
+        from pokeview.store.store import damaged_file
+
+        return str(damaged_file(path, exc))
+    return f"could not read {path}: {exc}"

@@ -4,6 +4,7 @@ compaction (a finished game's rows packed into one body, and back). See docs/rec
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator, Sequence
@@ -96,12 +97,16 @@ class Compaction:
     path: Path
     conn: sqlite3.Connection
     read_only: bool
+    read_only_why: str  # "is read-only", "is on a full disk"
     _bodies: collections.OrderedDict[int, bodies.Body]
     # A running game's events and decisions wait here for the next commit (one insert for each
     # table), then they are kept, as written, for the games this Store created, so that
     # finishing one packs its body from memory instead of reading its rows back. See `_flush`.
     _unwritten: list[tuple[int, str | None, str, str, float]]
     _unwritten_decisions: list[tuple[Any, ...]]
+    # What was flushed into the open transaction: kept until it commits (see `_after_failure`).
+    _uncommitted_events: list[tuple[int, str | None, str, str, float]]
+    _uncommitted_decisions: list[tuple[Any, ...]]
     _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
 
@@ -113,17 +118,25 @@ class Compaction:
 
     def _writable(self) -> None:
         if self.read_only:
-            raise PokeviewError(f"the database {self.path} is read-only: nothing can be written")
+            raise PokeviewError(
+                f"the database {self.path} {self.read_only_why}: nothing can be written"
+            )
 
     def _flush(self) -> None:
         """Insert the events and decisions waiting for the commit, one statement per table.
         Every reader and writer of them on this connection calls it first, so it sees what was
         appended; other connections see it with the commit, as before."""
-        # A failed insert (the file locked past the busy timeout, say) keeps what waits, to be
-        # written by the next flush, and raises.
+        # A failed insert (the file locked past the busy timeout, the disk full) keeps what
+        # waits, and what was inserted since the last commit, to be written by the next flush,
+        # and raises (see `_after_failure`).
         if self._unwritten_decisions:
             decisions = self._unwritten_decisions
-            self.conn.executemany(INSERT_DECISION, decisions)
+            try:
+                self.conn.executemany(INSERT_DECISION, decisions)
+            except sqlite3.Error:
+                self._after_failure()
+                raise
+            self._uncommitted_decisions += decisions
             self._unwritten_decisions = []
             start = self._first_inserted(len(decisions))
             for n, row in enumerate(decisions, start=start):
@@ -133,9 +146,14 @@ class Compaction:
         rows = self._unwritten
         if not rows:
             return
-        self.conn.executemany(
-            "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", rows
-        )
+        try:
+            self.conn.executemany(
+                "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", rows
+            )
+        except sqlite3.Error:
+            self._after_failure()
+            raise
+        self._uncommitted_events += rows
         self._unwritten = []
         written = self._written
         for n, (game_id, side, kind, data, at) in enumerate(
@@ -144,6 +162,37 @@ class Compaction:
             kept = written.get(game_id)
             if kept is not None:
                 kept.events.append((n, side, kind, data, at))
+
+    def _after_failure(self) -> None:
+        """A write failed: the transaction is rolled back (SQLite may have done it already, on
+        a full disk), and the events and decisions it held wait again, before those appended
+        since, so that they are written in order by the next commit that succeeds. Left half
+        written, a game's side events (differences from the ones before) would have a hole."""
+        if self.conn.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self.conn.rollback()
+        lost_events, lost_decisions = self._uncommitted_events, self._uncommitted_decisions
+        self._uncommitted_events, self._uncommitted_decisions = [], []
+        self._unwritten = lost_events + self._unwritten
+        self._unwritten_decisions = lost_decisions + self._unwritten_decisions
+        # Their ids as first written are gone: a game's kept rows are read back when packed.
+        for game_id in {r[0] for r in lost_events} | {r[0] for r in lost_decisions}:
+            self._written.pop(game_id, None)
+            self._forget_rebuilders(game_id)
+
+    def _committed(self) -> None:
+        self._uncommitted_events, self._uncommitted_decisions = [], []
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """`with self.conn`, keeping the rows flushed into the transaction if it fails."""
+        try:
+            with self.conn:
+                yield
+        except BaseException:
+            self._after_failure()
+            raise
+        self._committed()
 
     # -- compaction --------------------------------------------------------------------------
 
@@ -305,11 +354,11 @@ class Compaction:
             )
         ]
         for n, game_id in enumerate(todo):
-            with self.conn:
+            with self._transaction():
                 self._compact(game_id)
             if on_progress:
                 on_progress(n + 1, len(todo))
-        with self.conn:
+        with self._transaction():
             self.conn.execute("delete from meta where key = 'compaction_pending'")
         if todo:  # rewrite the file at its new size, reclaiming the rows' pages from now on
             self.conn.execute("PRAGMA auto_vacuum=INCREMENTAL")

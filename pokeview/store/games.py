@@ -54,7 +54,7 @@ class GameQueries(Journal):
                 row[key] = dumps(row[key])
         columns = ", ".join(row)  # names from GAME_COLUMNS only
         marks = ", ".join("?" for _ in row)
-        with self.conn:
+        with self._transaction():
             cur = self.conn.execute(
                 f"insert into games ({columns}) values ({marks})", tuple(row.values())
             )
@@ -82,7 +82,7 @@ class GameQueries(Journal):
         self.commit()
         log = "\n".join(spectator_log) if spectator_log is not None else None
         compacting = status in ENDED
-        with self.conn:
+        with self._transaction():
             # A game compacted here takes its spectator log straight into its body: written to
             # its row first, the log's pages would be written, read back and freed at once.
             self.conn.execute(
@@ -107,14 +107,14 @@ class GameQueries(Journal):
 
     def set_excluded(self, game_id: int) -> None:
         self._writable()
-        with self.conn:
+        with self._transaction():
             self.conn.execute("update games set exclude_from_ratings = 1 where id = ?", (game_id,))
 
     def set_status(self, game_id: int, status: str) -> None:
         self._writable()
         if status != "running":
             self._written.pop(game_id, None)  # not finished here: packed from its rows later
-        with self.conn:
+        with self._transaction():
             # What waits for the next commit goes in with the status: a game set interrupted
             # is often the last thing a stopping process writes, its loop gone before the commit.
             self._flush()
@@ -138,7 +138,7 @@ class GameQueries(Journal):
         """Drop what was recorded after `event_id` (a game resumed from that point)."""
         self._writable()
         self._flush()
-        with self.conn:
+        with self._transaction():
             self._expand(game_id)
             self.conn.execute(
                 "delete from events where game_id = ? and id > ?", (game_id, event_id)
@@ -165,7 +165,7 @@ class GameQueries(Journal):
     def mark_interrupted(self, game_id: int) -> None:
         """A game whose runner died: kept as it was, out of the ratings and of what is done."""
         self._writable()
-        with self.conn:
+        with self._transaction():
             self.conn.execute(
                 "update games set status = 'interrupted', ended_at = ?, exclude_from_ratings = 1, "
                 "error = 'the runner stopped during this game; it was played again from its seed' "
@@ -179,7 +179,7 @@ class GameQueries(Journal):
         self._written.pop(game_id, None)
         self._forget_rebuilders(game_id)
         self._flush()  # what waits for the commit goes, with the rest of the game
-        with self.conn:
+        with self._transaction():
             for table, column in (
                 ("events", "game_id"),
                 ("decisions", "game_id"),
@@ -191,7 +191,7 @@ class GameQueries(Journal):
 
     def set_spectator_log(self, game_id: int, log: str) -> None:
         self._writable()
-        with self.conn:
+        with self._transaction():
             self._expand(game_id)
             self.conn.execute("update games set spectator_log = ? where id = ?", (log, game_id))
             if self._status(game_id) in ENDED:
@@ -337,7 +337,7 @@ class GameQueries(Journal):
     def void_game(self, game_id: int, why: str) -> None:
         """A finished game that does not count (RotomArena's void match): kept, left out."""
         self._writable()
-        with self.conn:
+        with self._transaction():
             self.conn.execute(
                 "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
             )

@@ -4,6 +4,7 @@ game's compacted body alike."""
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from pokeview.store.differences import BadDifferences, Rebuilder
 from pokeview.store.rows import DecisionRow, EventRow, dumps, now
 
 COMMIT_DELAY = 0.05
+COMMIT_RETRY = 1.0  # seconds until a failed timed commit is tried again
 _INSERTED = bodies.DECISION_COLUMNS[1:]  # a decision row's columns but its id
 REBUILDERS = 16  # running games whose side events a Store follows at once (spectating)
 
@@ -191,9 +193,26 @@ class Journal(Compaction):
         scheduled, self._commit_scheduled = self._commit_scheduled, None
         if scheduled is not None:  # needless now (and it would outlive `close`)
             scheduled.cancel()
-        if not self.read_only:
-            self._flush()
+        if self.read_only:
+            return
+        self._flush()  # on failure it keeps what it could not write
+        try:
             self.conn.commit()
+        except sqlite3.Error:
+            self._after_failure()
+            raise
+        self._committed()
+
+    def _commit_from_timer(self) -> None:
+        """The timer's commit. A failure (the disk full, the file locked too long) is no
+        callback's traceback: the rows wait and the commit is tried again, and the game's own
+        next write (its end, at the latest) meets the error and ends it."""
+        self._commit_scheduled = None
+        try:
+            self.commit()
+        except sqlite3.Error:
+            loop = asyncio.get_running_loop()
+            self._commit_scheduled = loop.call_later(COMMIT_RETRY, self._commit_from_timer)
 
     def commit_soon(self, delay: float = COMMIT_DELAY) -> None:
         """Commit within `delay` seconds, coalescing the many small writes of running games.
@@ -207,4 +226,4 @@ class Journal(Compaction):
         except RuntimeError:
             self.commit()
             return
-        self._commit_scheduled = loop.call_later(delay, self.commit)
+        self._commit_scheduled = loop.call_later(delay, self._commit_from_timer)

@@ -30,7 +30,7 @@ class RunQueries(Compaction):
 
     def create_run(self, name: str, config: dict[str, Any], config_hash: str, planned: int) -> int:
         self._writable()
-        with self.conn:
+        with self._transaction():
             cur = self.conn.execute(
                 "insert into runs (name, config, config_hash, planned, state, created_at, "
                 "updated_at) values (?, ?, ?, ?, 'new', ?, ?)",
@@ -55,7 +55,8 @@ class RunQueries(Compaction):
         self._writable()
         self._flush()
         self.conn.commit()  # what this process wrote before goes first
-        with self.conn:
+        self._committed()
+        with self._transaction():
             self.conn.execute("BEGIN IMMEDIATE")
             row = self.conn.execute("select * from runs where name = ?", (name,)).fetchone()
             if row is None:
@@ -90,7 +91,7 @@ class RunQueries(Compaction):
                 fields[key] = dumps(fields[key])
         fields["updated_at"] = now()
         sets = ", ".join(f"{k} = ?" for k in fields)  # names checked above
-        with self.conn:
+        with self._transaction():
             self.conn.execute(f"update runs set {sets} where id = ?", (*fields.values(), run_id))
 
     def runs(self) -> list[tuple[RunRow, dict[str, int]]]:
@@ -200,7 +201,7 @@ class RunQueries(Compaction):
         returns how many games went. One transaction: a game finishing meanwhile keeps it."""
         self._writable()
         self._flush()
-        with self.conn:
+        with self._transaction():
             finished = self.conn.execute(
                 "select count(*) from games where run_id = ? and status = 'finished'", (run_id,)
             ).fetchone()[0]

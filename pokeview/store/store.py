@@ -12,7 +12,6 @@ import collections
 import contextlib
 import os
 import sqlite3
-import urllib.parse
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -61,14 +60,16 @@ class Store(GameQueries, Transfer, RunQueries):
     def __init__(self, path: Path, on_migrate: Callable[[int, int], None] | None = None) -> None:
         self.path = path
         self.read_only = False
+        self.read_only_why = "is read-only"
         self._bodies: collections.OrderedDict[int, Any] = collections.OrderedDict()
         self._commit_scheduled: asyncio.TimerHandle | None = None
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []
         self._unwritten_decisions: list[tuple[Any, ...]] = []
+        self._uncommitted_events: list[tuple[int, str | None, str, str, float]] = []
+        self._uncommitted_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
         try:
-            _refuse_foreign(path)
             conn = self._connect(path)
             self.conn = conn
             if not self.read_only:
@@ -85,6 +86,9 @@ class Store(GameQueries, Transfer, RunQueries):
                         "to migrate it"
                     )
         except sqlite3.Error as exc:
+            # a page damaged on disk, not another kind of file
+            if isinstance(exc, sqlite3.DatabaseError) and "malformed" in str(exc):
+                raise damaged_file(path, exc) from None
             raise PokeviewError(f"cannot open the database at {path}: {_reason(exc)}") from None
         except OSError as exc:
             raise PokeviewError(
@@ -93,7 +97,7 @@ class Store(GameQueries, Transfer, RunQueries):
             ) from None
 
     def _connect(self, path: Path) -> sqlite3.Connection:
-        exists = path.exists()
+        exists = path.exists() and path.stat().st_size > 0
         if exists and (not os.access(path, os.W_OK) or not os.access(path.parent, os.W_OK)):
             # Reading commands still work on a read-only file or file system.
             self.read_only = True
@@ -105,13 +109,42 @@ class Store(GameQueries, Transfer, RunQueries):
             return conn
         path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(path, timeout=30, check_same_thread=False, isolation_level=None)
+        try:
+            return self._set_up(conn, path, exists)
+        except BaseException as exc:
+            conn.close()
+            if not (isinstance(exc, sqlite3.OperationalError) and exists and _disk_full(exc)):
+                raise
+        # The disk is full (a -shm or -wal file cannot be made): an existing database is still
+        # read, as on a read-only file system, and nothing is written to it.
+        self.read_only, self.read_only_why = True, "is on a full disk"
+        for uri in (f"file:{path}?mode=ro", f"file:{path}?mode=ro&immutable=1"):
+            if "immutable" in uri and _has_log(path):
+                break  # its latest writes are in the log, which cannot be read this way
+            conn = sqlite3.connect(uri, uri=True, timeout=30, check_same_thread=False)
+            try:
+                conn.row_factory = sqlite3.Row
+                conn.execute("select count(*) from sqlite_master").fetchone()
+                return conn
+            except sqlite3.OperationalError as again:
+                conn.close()
+                if not _disk_full(again):
+                    raise
+        raise sqlite3.OperationalError("database or disk is full")
+
+    def _set_up(self, conn: sqlite3.Connection, path: Path, exists: bool) -> sqlite3.Connection:
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA busy_timeout=30000")
+        if exists:
+            _check_ours(conn, path)  # before anything is written to it
         # Pages freed by compaction go back to the file system (a no-op on an older file until
-        # its migration's VACUUM).
-        conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
+        # its migration's VACUUM). Set only where it is not already: on a full disk an existing
+        # database still opens, for reading at least.
+        if conn.execute("PRAGMA auto_vacuum").fetchone()[0] != AUTO_VACUUM_INCREMENTAL:
+            conn.execute("PRAGMA auto_vacuum=INCREMENTAL")
         # Changing the journal mode needs the file to itself: wait like any other write.
-        _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            _retry_locked(lambda: conn.execute("PRAGMA journal_mode=WAL"))
         conn.execute("PRAGMA synchronous=NORMAL")
         # Debian's SQLite zeroes every deleted row and freed page (SECURE_DELETE), so compacting
         # a game wrote all its freed pages again; FAST zeroes only within pages written anyway.
@@ -161,13 +194,7 @@ class Store(GameQueries, Transfer, RunQueries):
         ).fetchone()
         if meta is None:
             return None
-        value = self._meta("schema_version")
-        if value and not value.isdigit():
-            raise PokeviewError(
-                f"the database {self.path} has a schema version pokeview cannot read ({value!r}): "
-                "it is damaged or was not written by pokeview"
-            )
-        return int(value) if value else None
+        return schema_number(self._meta("schema_version"), self.path)
 
     def _meta(self, key: str) -> str | None:
         row = self.conn.execute("select value from meta where key = ?", (key,)).fetchone()
@@ -228,6 +255,47 @@ class Store(GameQueries, Transfer, RunQueries):
             return {"total": self.path.stat().st_size}
 
 
+AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's answer
+
+
+def _disk_full(exc: sqlite3.OperationalError) -> bool:
+    # What SQLite says when a -shm or -wal file cannot be made or grown on a full disk.
+    text = str(exc)
+    return "full" in text or "disk I/O error" in text
+
+
+def _has_log(path: Path) -> bool:
+    wal = path.with_name(path.name + "-wal")
+    return wal.exists() and wal.stat().st_size > 0
+
+
+def _check_ours(conn: sqlite3.Connection, path: Path) -> None:
+    """Refuse, before writing a byte, a file that holds tables but not pokeview's (another
+    program's database given as --db): adding pokeview's tables and switching it to WAL would
+    change a file that is not ours."""
+    tables = {r[0] for r in conn.execute("select name from sqlite_master where type = 'table'")}
+    if tables and "meta" not in tables:
+        raise PokeviewError(
+            f"{path} is not a pokeview database (it has tables, but not pokeview's): give --db "
+            "a pokeview database, or a new file name to start one"
+        )
+    if "meta" in tables:
+        row = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+        schema_number(row[0] if row else None, path)
+
+
+def schema_number(value: object, path: Path) -> int | None:
+    """meta.schema_version as a number (None: not set yet); one line if it is not one."""
+    if value is None or value == "":
+        return None
+    if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
+        return int(value)
+    raise PokeviewError(
+        f"{path}: meta.schema_version is {str(value)[:40]!r}, not a number: the file is not a "
+        "pokeview database, or it was changed by hand"
+    )
+
+
 def damaged_file(path: Path, exc: sqlite3.DatabaseError) -> PokeviewError:
     """One line for a file SQLite finds damaged (a page overwritten on disk): what, and how to
     see what is left and save it."""
@@ -263,26 +331,6 @@ def _reason(exc: sqlite3.Error) -> str:
     if "not a database" in text or "malformed" in text:
         return f"{text} (is it a pokeview database?)"
     return text
-
-
-def _refuse_foreign(path: Path) -> None:
-    """Another program's SQLite file is left as it was: opening it as a Store would add
-    pokeview's tables to it and switch it to WAL. Read-only, so even a full disk can answer."""
-    if not path.exists() or path.stat().st_size == 0:
-        return  # a new or empty file becomes a database
-    uri = f"file:{urllib.parse.quote(str(path))}?mode=ro"
-    if not os.access(path.parent, os.W_OK):
-        uri += "&immutable=1"  # no -shm file can be made beside it
-    conn = sqlite3.connect(uri, uri=True, timeout=30)
-    try:
-        names = {row[0] for row in conn.execute("select name from sqlite_master")}
-    finally:
-        conn.close()
-    if names and "meta" not in names:
-        raise PokeviewError(
-            f"{path} is an SQLite database but not pokeview's (it has tables of its own and no "
-            "pokeview record); nothing was changed: give --db another file"
-        )
 
 
 def open_store(

@@ -70,7 +70,7 @@ class Transfer(Journal):
             except (ev.BadEvent, BadDifferences) as exc:
                 raise DamagedGame(f"events[{n}]: {exc}") from None
             checked.append((side, kind, data, at))
-        with self.conn:
+        with self._transaction():
             columns = ", ".join(game)
             cur = self.conn.execute(
                 f"insert into games ({columns}) values ({', '.join('?' * len(game))})",

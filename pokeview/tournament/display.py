@@ -12,6 +12,7 @@ from rich.table import Table
 from rich.text import Text
 
 from pokeview.ratings.summary import ESTIMATES_NOTE, Report
+from pokeview.terminal import console as control_free_console
 from pokeview.text import strip_control
 from pokeview.tournament.runner import Progress
 
@@ -65,7 +66,7 @@ class ProgressView:
     """A live line on a terminal; a plain line every few seconds elsewhere (logs, CI)."""
 
     def __init__(self, console: Console | None = None) -> None:
-        self.console = console or Console(stderr=True)
+        self.console = console or control_free_console(stderr=True)
         self.live: Live | None = None
         self.last_plain = 0.0
 

@@ -201,6 +201,9 @@ async def test_a_run_whose_bridge_died_mid_game_is_not_finished_and_says_so(tmp_
         assert progress.interrupted == statuses.count("interrupted")
         assert progress.recorded == statuses.count("finished")
         assert store.run("dies").state == "stopped"
+        store.commit()
+        listed = pokeview("runs", "--db", str(store.path))
+        assert "dies" in listed.stdout and "finished" not in listed.stdout, listed.stdout
         again = await run_tournament(config, store=store, bridge=pool)
         assert again.recorded == 6 and store.run("dies").state == "finished"
     finally:
