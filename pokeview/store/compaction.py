@@ -129,6 +129,12 @@ class Compaction:
         # A failed insert (the file locked past the busy timeout, the disk full) keeps what
         # waits, and what was inserted since the last commit, to be written by the next flush,
         # and raises (see `_after_failure`).
+        if (self._uncommitted_events or self._uncommitted_decisions) and not (
+            self.conn.in_transaction
+        ):
+            # SQLite rolled their transaction back itself (a later statement, an update say,
+            # failed on a full disk): every commit empties _uncommitted, so these are not written
+            self._after_failure()
         if self._unwritten_decisions:
             decisions = self._unwritten_decisions
             try:

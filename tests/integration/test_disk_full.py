@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pokeview.store.store import open_store
 from tests.helpers import pokeview
 
 
@@ -72,3 +73,41 @@ def test_a_database_on_a_full_disk_is_still_read_and_a_write_is_one_line(small_d
     played = pokeview("battle", "--p1", "random", "--p2", "random", "--db", str(db))
     lines = played.stderr.strip().splitlines()
     assert played.returncode == 2 and len(lines) == 1 and "full disk" in lines[0], played.stderr
+
+
+def test_rows_a_failed_commit_could_not_write_wait_for_the_next_one(small_disk):
+    """The commits of one running game fail and succeed in turn as space comes and goes: what
+    is committed is always every row up to some point, never later rows over a gap."""
+    store = open_store(small_disk / "x.db")
+    game = store.create_game(p1="a", p2="b", seed="s", format="gen9randombattle")
+    store.commit()
+    ballast = small_disk / "ballast"
+    written, failures = 0, 0
+    try:
+        for n in range(400):
+            store.add_decision(game, side="p1", idx=n, detail={"x": uuid.uuid4().hex * 40})
+            try:
+                store.commit()
+            except Exception:
+                failures += 1
+                if failures == 1:
+                    continue  # one more row waits, then space is made
+                ballast.unlink(missing_ok=True)
+                store.commit()  # everything that waited goes in now
+                written = n + 1
+                break
+            if not ballast.exists() and n == 10:
+                # fill what is left, so the next commits fail
+                with open(ballast, "wb") as out:
+                    try:
+                        while True:
+                            out.write(b"\0" * 65536)
+                            out.flush()
+                    except OSError:
+                        pass
+        assert failures >= 1 and written
+        idxs = [d.idx for d in store.decisions(game)]
+        assert idxs == list(range(written)), idxs
+    finally:
+        ballast.unlink(missing_ok=True)
+        store.close()
