@@ -218,7 +218,7 @@ class WatchScreen(Screen[None]):
         if self.replay is None:
             self.query_one(DecisionPane).update(
                 literal(
-                    f"{message.error}\n\nq goes back; `pokeview list` shows the games there are."
+                    f"{message.error}\n\nq goes back; `pokeview games` lists the games there are."
                 )
             )
 

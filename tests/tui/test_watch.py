@@ -335,3 +335,15 @@ async def test_a_re_asked_decision_shows_every_attempt(bridge, store, loopback):
         assert first < pane.index("I think the best move is the strong one.") < second
         assert "asked again: " in pane[first:second]
         assert "ACTION: " in pane[second:]
+
+
+async def test_an_unknown_game_says_which_command_lists_the_games(recorded_db):
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 999, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            pane = text_of(pilot.app.screen.query_one(DecisionPane))
+            if "could not load" in pane:
+                break
+        assert "could not load game 999" in pane
+        assert "`pokeview games`" in pane and "pokeview list" not in pane  # `list` is no command
