@@ -1,6 +1,6 @@
 """Digests of many seeded games, to show that a change of code changes no game's bytes.
 
-    python benchmarks/fingerprint.py play DB            # play the games (4 formats, bots and loopback)
+    python benchmarks/fingerprint.py play DB            # play the games: 4 formats, bots, loopback
     python benchmarks/fingerprint.py digest DB OUT.json # a digest of each game's parts
     python benchmarks/fingerprint.py compare A.json B.json
 
