@@ -87,7 +87,7 @@ def digest(db: Path, out: Path) -> None:
     rows: dict[str, dict[str, str]] = {}
     for listed in store.games(limit=100_000, status="finished"):
         game = store.game(listed.id)
-        key = f"{game.format}|{game.p1}|{game.p2}|{game.seed_text}"
+        key = f"{game.format}|{game.p1}|{game.p2}|{game.seed_text}|{game.pair}|{game.seat}"
         doc = orjson.loads(export_as(store, game.id, "json"))
         parts = {
             "input_log": _sha(game.input_log or ""),
