@@ -8,7 +8,8 @@ Run `play` and `digest` once on the code before a change and once after, then `c
 games are keyed by run, seat and seed, not by id (ids follow the order games finish in). What is
 digested, per game: the input log; every prompt a model saw (as stored, and as `pokeview prompt`
 renders it again from the record); the log, input-log and HTML exports; the JSON export with
-what differs from one run to the next left out (ids, wall-clock times, latencies), and once more
+what differs from one run to the next left out (ids, wall-clock times, latencies, how a streamed
+text was cut into deltas), and once more
 with each side's state snapshots also left out (a change to what the bridge snapshots changes
 only that part).
 """
@@ -70,6 +71,21 @@ def _steady(value: Any) -> Any:
     return value
 
 
+def _streams_joined(doc: Any) -> Any:
+    """Reasoning and answers as whole texts: how a stream was cut into deltas, and where the
+    deltas fell among the game's other events, follows timing."""
+    texts: dict[str, str] = {}
+    kept = []
+    for event in doc["events"]:
+        data = event.get("data")
+        if event.get("kind") in ("reasoning", "answer") and isinstance(data, dict):
+            key = f"{event['kind']}|{event.get('side')}|{data.get('idx')}|{data.get('attempt')}"
+            texts[key] = texts.get(key, "") + str(data.get("delta", ""))
+        else:
+            kept.append(event)
+    return {**doc, "events": kept, "streams": texts}
+
+
 def _without_states(doc: Any) -> Any:
     for event in doc["events"]:
         if event.get("kind") == "side" and isinstance(event.get("data"), dict):
@@ -88,21 +104,19 @@ def digest(db: Path, out: Path) -> None:
     for listed in store.games(limit=100_000, status="finished"):
         game = store.game(listed.id)
         key = f"{game.format}|{game.p1}|{game.p2}|{game.seed_text}|{game.pair}|{game.seat}"
-        doc = orjson.loads(export_as(store, game.id, "json"))
+        doc = _streams_joined(_steady(orjson.loads(export_as(store, game.id, "json"))))
         parts = {
             "input_log": _sha(game.input_log or ""),
             "log": _sha(export_as(store, game.id, "log")),
             "inputlog": _sha(export_as(store, game.id, "inputlog")),
             "html": _sha(export_as(store, game.id, "html")),
-            "json": _sha(orjson.dumps(_steady(doc), option=orjson.OPT_SORT_KEYS)),
-            "json_no_states": _sha(
-                orjson.dumps(_without_states(_steady(doc)), option=orjson.OPT_SORT_KEYS)
-            ),
+            "json": _sha(orjson.dumps(doc, option=orjson.OPT_SORT_KEYS)),
+            "json_no_states": _sha(orjson.dumps(_without_states(doc), option=orjson.OPT_SORT_KEYS)),
         }
         prompts_stored, prompts_shown = [], []
         for decision in doc["decisions"]:
-            detail = orjson.loads(decision["detail"] or "{}")
-            if detail.get("messages") is not None:
+            detail = decision["detail"] or {}
+            if isinstance(detail, dict) and detail.get("messages") is not None:
                 prompts_stored.append(orjson.dumps(detail["messages"]).decode())
                 messages = conversation(store, game.id, decision["side"], decision["idx"])
                 prompts_shown.append(format_conversation(messages))
