@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import re
 from pathlib import Path
 
@@ -11,20 +10,16 @@ import pytest
 
 from pokeview.cli import build_parser
 from pokeview.sim.install import MIN_NODE_MAJOR
-from tests.helpers import ROOT
+from tests.helpers import ROOT, script
 
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [ROOT / "README.md", ROOT / "CHANGELOG.md", *sorted((ROOT / "docs").glob("*.md"))]
 # [text](target) and ![alt](target); a target ends at the first space (a title may follow).
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 FENCE = re.compile(r"^```.*?^```", re.MULTILINE | re.DOTALL)
 
 
 def commands_script():
-    spec = importlib.util.spec_from_file_location("commands", ROOT / "docs/commands.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("docs/commands.py")
 
 
 def subcommands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
