@@ -110,3 +110,13 @@ def test_the_readme_and_the_makefile_ask_for_the_node_the_code_checks_for():
     assert wanted in makefile_header
     said = set(re.findall(r"Node\.js (\d+)\+", readme + makefile_header))
     assert said == {str(MIN_NODE_MAJOR)}
+
+
+def test_pokeview_players_with_no_players_points_at_a_page_that_exists(capsys):
+    from pokeview.cli import main
+
+    assert main(["players"]) == 0  # the test's own home: no players file
+    out = capsys.readouterr().out
+    pages = re.findall(r"docs/[\w-]+\.md", out)
+    assert pages, out
+    assert all((ROOT / page).is_file() for page in pages), out
