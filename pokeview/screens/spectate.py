@@ -304,7 +304,7 @@ class SpectateScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         from pokeview.screens.watch import WatchScreen
 
-        self.app.push_screen(WatchScreen(self.store_path, int(key or 0), "p1", live=True))
+        self.app.push_screen(WatchScreen(self.store_path, int(key or 0)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":
