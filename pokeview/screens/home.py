@@ -181,6 +181,10 @@ class HomeScreen(Screen[None]):
     def chosen(self) -> None:
         self.action_watch()
 
+    @on(DataTable.RowSelected, "#runs")
+    def run_chosen(self) -> None:
+        self.action_ratings()  # the run's ratings (the runs table has the focus)
+
     def action_prompt(self) -> None:
         game = self._selected_game()
         if game is not None:
