@@ -10,7 +10,8 @@ import pytest
 from textual.widgets import DataTable
 
 from pokeview.app import make_app
-from tests.helpers import build_db, settle
+from pokeview.screens.spectate import SpectateScreen
+from tests.helpers import build_db, pokeview, settle
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -25,7 +26,7 @@ def in_view(table: DataTable, *columns: str) -> bool:
     right = 0
     for column in table.ordered_columns:
         right += column.get_render_width(table)
-        if column.key.value in columns and right > table.scrollable_content_region.width:
+        if str(column.label) in columns and right > table.scrollable_content_region.width:
             return False
     return True
 
@@ -40,3 +41,35 @@ async def test_home_keeps_players_winner_turns_status_and_run(tmp_path, size):
         await pilot.pause(0.1)
         assert in_view(table, "id", "p1", "p2", "winner", "turns", "status", "run")
         assert str(table.get_cell("3", "p1")) == "llm:loopback-slow"  # whole
+
+
+def small_run(tmp_path, running: int = 1):
+    """A run of two games with long player names, `running` of them marked as still played."""
+    import sqlite3
+
+    config = tmp_path / "small.toml"
+    config.write_text(
+        'name = "small"\nseed = "small"\npairs = 1\nplayers = ["random", "max-damage"]\n'
+    )
+    db = tmp_path / "small.db"
+    assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    with sqlite3.connect(db) as conn:
+        conn.execute("update games set p1 = 'llm:loopback-slow' where p1 = 'random'")
+        conn.execute("update games set p2 = 'llm:loopback-slow' where p2 = 'random'")
+        conn.execute(
+            "update games set status = 'running' where id in "
+            "(select id from games order by id limit ?)",
+            (running,),
+        )
+    return db
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_spectate_keeps_players_turn_and_waiting_for(tmp_path, size):
+    db = small_run(tmp_path)
+    app = make_app(db, lambda: SpectateScreen(db, "small"))
+    async with app.run_test(size=size) as pilot:
+        table = app.screen.query_one("#running", DataTable)
+        await settle(pilot, lambda: table.row_count == 1)
+        await pilot.pause(0.1)
+        assert in_view(table, "game", "p1", "p2", "turn", "waiting for")
