@@ -21,6 +21,9 @@ class PokeviewApp(App[None]):
     TITLE = "pokeview"
     CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
     COMMANDS = App.COMMANDS | {ScreenKeys}
+    # Classes each screen's .tcss lays out small terminals with (80x24 is the smallest kept).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
     def __init__(self, first_screen: Callable[[], Screen], themes_dir: Path | None = None) -> None:
         super().__init__()

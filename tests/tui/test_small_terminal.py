@@ -73,3 +73,23 @@ async def test_spectate_keeps_players_turn_and_waiting_for(tmp_path, size):
         await settle(pilot, lambda: table.row_count == 1)
         await pilot.pause(0.1)
         assert in_view(table, "game", "p1", "p2", "turn", "waiting for")
+
+
+@pytest.mark.parametrize("size", SIZES)
+async def test_play_shows_every_action_of_the_first_decision(tmp_path, bridge, size):
+    from functools import partial
+
+    from textual.widgets import OptionList
+
+    from pokeview.screens.play import PlayScreen
+
+    db = tmp_path / "play.db"
+    app = make_app(db, partial(PlayScreen, db, opponent="random", seed_text="small-1"))
+    async with app.run_test(size=size) as pilot:
+        screen = app.screen
+        await settle(pilot, lambda: screen.ctx is not None)
+        await pilot.pause(0.2)
+        actions = screen.query_one("#actions", OptionList)
+        assert actions.option_count == len(screen.ctx.actions) == 13  # moves, with Tera, switches
+        assert actions.max_scroll_y == 0  # every one in view, none wrapped out of it
+        await pilot.press("q")
