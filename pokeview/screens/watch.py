@@ -76,11 +76,13 @@ class WatchScreen(Screen[None]):
         Binding(
             "c",
             "conversation",
-            "conversation",
+            "chat",
             id="watch.conversation",
             tooltip="conversation: show or hide the whole conversation below the decision",
         ),
-        Binding("f", "fork", "play on from here", id="watch.fork"),
+        Binding(
+            "f", "fork", "play on", id="watch.fork", tooltip="play on from here (take this side)"
+        ),
         Binding("home", "first", "first", id="watch.first", priority=True, show=False),
         Binding("end", "last", "last", id="watch.last", priority=True, show=False),
         Binding("minus", "speed(-1)", "slower", id="watch.slower", show=False),

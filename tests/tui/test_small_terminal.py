@@ -93,3 +93,24 @@ async def test_play_shows_every_action_of_the_first_decision(tmp_path, bridge, s
         assert actions.option_count == len(screen.ctx.actions) == 13  # moves, with Tera, switches
         assert actions.max_scroll_y == 0  # every one in view, none wrapped out of it
         await pilot.press("q")
+
+
+async def test_the_viewer_at_80x24_keeps_ten_log_lines_and_its_whole_footer(tmp_path):
+    from textual.widgets import Footer
+
+    from pokeview.screens.watch import WatchScreen
+    from pokeview.widgets.battle_log import BattleLog
+    from tests.helpers import ready
+
+    db = build_db(tmp_path / "games.db")
+    app = make_app(db, lambda: WatchScreen(db, 3, "p1"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("right", "right")
+        await pilot.pause(0.2)
+        assert screen.query_one(BattleLog).content_size.height >= 10  # it was 8
+        footer = screen.query_one(Footer)
+        keys = list(footer.query("FooterKey"))
+        assert keys and all(key.region.right <= 80 for key in keys), [
+            (key.action, key.region.right) for key in keys
+        ]
