@@ -8,6 +8,7 @@ from functools import partial
 from pathlib import Path
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.screen import Screen
 
 from pokeview.text import strip_control
 
@@ -60,38 +61,43 @@ class PokeviewCommands(Provider):
         if path is not None and path.exists():  # read off the UI thread
             self.games, self.runs = await asyncio.to_thread(_recorded, path)
 
-    def _commands(self) -> list[tuple[str, Callable[[], object], str]]:
+    def _commands(self) -> list[tuple[str, Callable[[], None], str]]:
         from pokeview.screens.play import PlayScreen
         from pokeview.screens.ratings import RatingsScreen
         from pokeview.screens.spectate import SpectateScreen
+        from pokeview.screens.watch import WatchScreen
 
         path = getattr(self.app, "store_path", None)
         if path is None:
             return []
-        push = self.app.push_screen
-        commands: list[tuple[str, Callable[[], object], str]] = [
-            ("ratings of all games", lambda: push(RatingsScreen(path)), "the ratings screen"),
-            ("spectate the running runs", lambda: push(SpectateScreen(path)), "live games"),
+        opens = self._opener
+        return [
+            ("ratings of all games", opens(partial(RatingsScreen, path)), "the ratings screen"),
+            ("spectate the running runs", opens(partial(SpectateScreen, path)), "live games"),
+            *(
+                (f"ratings of run {run}", opens(partial(RatingsScreen, path, run)), "one run")
+                for run in self.runs
+            ),
+            *(
+                (f"play against {bot}", opens(partial(PlayScreen, path, opponent=bot)), "")
+                for bot in ("heuristic", "max-damage", "random")
+            ),
+            *(
+                (
+                    f"watch game {game_id}",
+                    opens(partial(WatchScreen, path, game_id)),
+                    strip_control(players),
+                )
+                for game_id, players in self.games
+            ),
         ]
-        # Each screen is built when its command is chosen, not while the palette lists it.
-        commands += [
-            (f"ratings of run {run}", lambda run=run: push(RatingsScreen(path, run)), "one run")
-            for run in self.runs
-        ]
-        commands += [
-            (f"play against {bot}", lambda bot=bot: push(PlayScreen(path, opponent=bot)), "")
-            for bot in ("heuristic", "max-damage", "random")
-        ]
-        commands += [
-            (f"watch game {game_id}", partial(self._watch, game_id), strip_control(players))
-            for game_id, players in self.games
-        ]
-        return commands
 
-    def _watch(self, game_id: int) -> None:
-        from pokeview.screens.watch import WatchScreen
+    def _opener(self, make: Callable[[], Screen]) -> Callable[[], None]:
+        """The command: the screen is built when chosen, not while the palette lists it."""
+        return partial(self._open, make)
 
-        self.app.push_screen(WatchScreen(getattr(self.app, "store_path"), game_id))  # noqa: B009
+    def _open(self, make: Callable[[], Screen]) -> None:
+        self.app.push_screen(make())
 
     async def discover(self) -> Hits:
         for name, run, help in self._commands():
@@ -105,7 +111,10 @@ class PokeviewCommands(Provider):
         if number and getattr(self.app, "store_path", None) is not None:
             name = f"watch game {int(number)}"
             if all(n != name for n, _, _ in commands):
-                commands.append((name, partial(self._watch, int(number)), "by its number"))
+                from pokeview.screens.watch import WatchScreen
+
+                watch = partial(WatchScreen, self.app.store_path, int(number))  # type: ignore[attr-defined]
+                commands.append((name, self._opener(watch), "by its number"))
         for name, run, help in commands:
             score = matcher.match(name)
             if score > 0:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -120,7 +120,7 @@ def render_report(report: Report, width: int = 140) -> Group:
             # Narrow, on a line of its own: the column is then as wide as the longest name.
             name.append(" (prov.)" if wide else "\n(prov.)", style="yellow")
         win = f"{100 * p.win_rate:.0f}"
-        cells = [
+        row: list[RenderableType] = [
             name,
             f"{p.rating:.0f}",
             *([f"{p.low:.0f} – {p.high:.0f}"] if wide else []),
@@ -129,7 +129,7 @@ def render_report(report: Report, width: int = 140) -> Group:
             f"{p.wins}-{p.losses}-{p.ties}",
             f"{win} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})" if wide else win,
         ]
-        table.add_row(*cells)
+        table.add_row(*row)
     parts.append(table)
     names = [p.name for p in report.players]
     # Columns by number, rows by whole name: names too long for a column stay distinct.
