@@ -48,7 +48,9 @@ function handle(msg) {
     case 'start': {
       if (battles.has(id)) throw new Error(`battle ${id} exists`);
       const lines = startCommands(msg);
-      const hosted = new HostedBattle(id, !!msg.quiet, !!msg.omniscient, !!msg.inputlog, !!msg.whole);
+      const hosted = new HostedBattle(id, {
+        quiet: !!msg.quiet, omniscient: !!msg.omniscient, fromInputLog: !!msg.inputlog, whole: !!msg.whole,
+      });
       battles.set(id, hosted);
       if (msg.omniscient) out(hosted.writeUntilRefused(lines));
       else outStep(hosted.write(lines));

@@ -21,8 +21,19 @@ class Sink extends BattleStream {
   }
 }
 
+/**
+ * How a battle is hosted: `quiet` sends no side (verification needs the spectator log only),
+ * `omniscient` sends the omniscient log (exact HP on both sides), `fromInputLog` marks a battle
+ * started from an input log, `whole` (for tests) sends every request and state whole.
+ * @typedef {{quiet?: boolean, omniscient?: boolean, fromInputLog?: boolean, whole?: boolean}} HostedBattleOptions
+ */
+
 class HostedBattle {
-  constructor(id, quiet, omniscient, fromInputLog = false, whole = false) {
+  /**
+   * @param {string} id
+   * @param {HostedBattleOptions} [options]
+   */
+  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false} = {}) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
     this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
