@@ -10,12 +10,21 @@ const {differences} = require('./differences');
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
 
+/** @typedef {import('./messages').Step} Step */
+/** @typedef {import('./messages').SideUpdate} SideUpdate */
+/** @typedef {import('./protocol').SideId} SideId */
+
 class Sink extends BattleStream {
   // Keeps what the simulator emits instead of queueing it for an async reader.
   constructor() {
     super({keepAlive: true});
+    /** @type {[string, string][]} */
     this.emitted = [];
   }
+  /**
+   * @param {string} type
+   * @param {string} data
+   */
   pushMessage(type, data) {
     this.emitted.push([type, data]);
   }
@@ -45,12 +54,23 @@ class HostedBattle {
     // A battle started from an input log sends its first step whole and keeps nothing from it:
     // a resumed game does not record that step (its history is in the record already).
     // `whole` (for tests) sends every one whole, as before format 4.
+    /** @type {{[side: string]: {request?: object, state?: object}}} */
     this.sent = {p1: {}, p2: {}};
     this.keepSent = !fromInputLog;
     this.whole = whole;
   }
 
+  /**
+   * @param {SideId} side
+   * @param {string[]} lines
+   * @param {string[]} text
+   * @param {string | null} request  Showdown's JSON text
+   * @param {string | undefined} error
+   * @param {object | null} state
+   * @returns {SideUpdate}
+   */
   sideUpdate(side, lines, text, request, error, state) {
+    /** @type {SideUpdate} */
     const update = {lines, text, request, error: error || null, state: state || null};
     const sent = this.sent[side];
     if (this.whole) return update;
@@ -67,14 +87,23 @@ class HostedBattle {
     return update;
   }
 
+  /**
+   * @param {string[]} lines
+   * @param {boolean} [noteRefusals]
+   * @returns {Step}
+   */
   write(lines, noteRefusals = false) {
     // Runs commands synchronously and returns the step message for what they produced.
     this.stream._writeLines(lines.join('\n'));
     if (this.stream.battle) this.stream.battle.sendUpdates();
     const emitted = this.stream.emitted.splice(0);
+    /** @type {Step} */
     const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null};
+    /** @type {{[side: string]: string[]}} */
     const sideLines = {p1: [], p2: []};
+    /** @type {{[side: string]: string}} */
     const requests = {};
+    /** @type {{[side: string]: string}} */
     const errors = {};
     let end = null;
     for (const [type, data] of emitted) {
@@ -113,7 +142,7 @@ class HostedBattle {
       step.sides = {};
     }
     if (noteRefusals) step.refused = Object.values(errors)[0] || null;
-    if (end || (battle && battle.ended && !this.ended)) {
+    if (battle && (end || (battle.ended && !this.ended))) {
       this.ended = true;
       const winner = battle.winner || '';
       const winnerSide = SIDES.find((s) => battle.getSide(s).name === winner) || null;
@@ -122,8 +151,13 @@ class HostedBattle {
     return step;
   }
 
+  /**
+   * @param {string[]} lines
+   * @returns {Step}
+   */
   writeUntilRefused(lines) {
     // Like Pokéval's oracle: line by line, stopping at the first choice Showdown refuses.
+    /** @type {Step} */
     const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null, stopped: null};
     for (const [n, line] of lines.entries()) {
       this.stream.emitted.length = 0;
@@ -140,7 +174,8 @@ class HostedBattle {
 
   crashOnNextChoice() {
     // For tests only: the next choice throws inside the simulator.
-    this.stream.battle.choose = () => { throw new Error('test crash'); };
+    const battle = this.stream.battle;
+    if (battle) battle.choose = () => { throw new Error('test crash'); };
   }
 }
 

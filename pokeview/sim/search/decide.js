@@ -1,6 +1,6 @@
 'use strict';
 const {FORMAT, lib} = require('./packages');
-const {prngSeed} = require('./prng');
+const {prngSeed, showdownSeed} = require('./prng');
 const {readView, feed, ownTeam, foeTeam} = require('./sample');
 const {build, leadFirst, fieldOf} = require('./determinize');
 const {bestMove, typeScore, policyMove, policySwitch, settle, playNode} = require('./evaluate');
@@ -107,6 +107,16 @@ function searchMatrix(dets, rows, budget, depth, seed) {
   return {values, probs, samples};
 }
 
+/**
+ * One determinization: the battle as the search supposes it, the foe's unseen parts sampled.
+ * @typedef {{
+ *   index: number, me: string, foe: string, ownMons: any[],
+ *   ownTeam: {m: any, slot: number}[], foeTeam: {m: any, slot: number}[],
+ *   field: ReturnType<typeof fieldOf>, hidden: number,
+ * }} Determinization
+ */
+
+/** @returns {Generator<Determinization>} */
 function* determinizations(input, view, count) {
   // Made as the search reaches them: sampling a foe team costs about as much as a node.
   const me = input.side;
@@ -206,7 +216,7 @@ function forcedSwitch(input, dets, budget, depth) {
 }
 
 function fallback(input, view) {
-  const det = determinizations(input, view, 1).next().value;
+  const det = /** @type {Determinization} */ (determinizations(input, view, 1).next().value); // there is always one
   const battle = build(det, prngSeed(input.seed, 'fallback'));
   const me = battle.getSide(det.me);
   if (input.request.forceSwitch) {
@@ -269,7 +279,7 @@ function warmUp() {
   const teams = [1, 2].map((n) => lib.Teams.generate(FORMAT, {seed: [n, 7, 7, 7]}));
   const deadline = performance.now() + 1500;
   for (let n = 0; n < 400 && performance.now() < deadline; n++) {
-    const battle = new lib.Battle({formatid: FORMAT, seed: [n, 1, 2, 3], p1: {name: 'p1', team: teams[0]}, p2: {name: 'p2', team: teams[1]}});
+    const battle = new lib.Battle({formatid: FORMAT, seed: showdownSeed([n, 1, 2, 3]), p1: {name: 'p1', team: teams[0]}, p2: {name: 'p2', team: teams[1]}});
     for (let turn = 0; turn < 3 && !battle.ended; turn++) {
       for (const side of battle.sides) {
         if (!battle.choose(side.id, policyMove(battle, side))) battle.choose(side.id, 'default');

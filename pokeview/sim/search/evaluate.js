@@ -1,6 +1,7 @@
 'use strict';
 const {WIN} = require('./packages');
 const {build} = require('./determinize');
+const {showdownSeed} = require('./prng');
 
 // -- playing a node ------------------------------------------------------------------------------
 
@@ -130,7 +131,8 @@ const LAMBDA = 0.3;
 // The turns after the searched one are played with every draw at the middle of its range: no crit,
 // the middle damage roll, a move that hits more often than not hits, a secondary effect below 50%
 // never happens. One sampled roll of them made the luckiest-looking action win the matrix.
-const MEDIAN_RNG = {next: () => 0x80000000, getSeed: () => [0, 0, 0, 0]};
+/** @type {import('pokemon-showdown/dist/sim/prng').PRNG['rng']} */
+const MEDIAN_RNG = {next: () => 0x80000000, getSeed: () => showdownSeed([0, 0, 0, 0])};
 
 function playout(det, myChoice, foeChoice, depth, nodeSeed) {
   // The searched turn (the joint action, on the node's seed), then depth - 1 turns of the greedy

@@ -1,6 +1,6 @@
 'use strict';
 const {FORMAT, lib} = require('./packages');
-const {prngSeed} = require('./prng');
+const {prngSeed, showdownSeed} = require('./prng');
 
 // -- what the side saw --------------------------------------------------------------------------
 
@@ -75,7 +75,7 @@ function ownTeam(request, view, sideId) {
 }
 
 function generatorFor(seedParts) {
-  return lib.Teams.getGenerator(FORMAT, prngSeed(...seedParts));
+  return lib.Teams.getGenerator(FORMAT, showdownSeed(prngSeed(...seedParts)));
 }
 
 function sampleSet(generator, speciesName) {
