@@ -66,7 +66,6 @@ lint: setup $(NODE_STAMP)
 	node_modules/.bin/eslint .
 	ln -sfn "$$($(BIN)/python -c 'from pokeview import paths; print(paths.showdown_dir())')" node_modules/.pokeview-showdown
 	node_modules/.bin/tsc -p tsconfig.json
-	node_modules/.bin/tsc -p tsconfig.search.json
 
 format: $(STAMP)
 	$(BIN)/ruff format pokeview tests benchmarks
