@@ -11,6 +11,7 @@ const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
 
 /** @typedef {import('./messages').Step} Step */
+/** @typedef {Step & {refused?: string | null}} Written  a step, and the refusal write() was asked to note */
 /** @typedef {import('./messages').SideUpdate} SideUpdate */
 /** @typedef {import('./protocol').SideId} SideId */
 
@@ -90,14 +91,14 @@ class HostedBattle {
   /**
    * @param {string[]} lines
    * @param {boolean} [noteRefusals]
-   * @returns {Step}
+   * @returns {Written}
    */
   write(lines, noteRefusals = false) {
     // Runs commands synchronously and returns the step message for what they produced.
     this.stream._writeLines(lines.join('\n'));
     if (this.stream.battle) this.stream.battle.sendUpdates();
     const emitted = this.stream.emitted.splice(0);
-    /** @type {Step} */
+    /** @type {Written} */
     const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null};
     /** @type {{[side: string]: string[]}} */
     const sideLines = {p1: [], p2: []};

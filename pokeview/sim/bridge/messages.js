@@ -35,7 +35,7 @@
  * @typedef {{line: number, input: string, error: string}} Stopped
  * @typedef {{
  *   battle: string, type: 'step', sides: {[side: string]: SideUpdate}, spectator: string[],
- *   input: string[], end: Ending | null, stopped?: Stopped | null, refused?: string | null,
+ *   input: string[], end: Ending | null, stopped?: Stopped | null,
  * }} Step
  *
  * @typedef {{lines: string[], text: {[side: string]: string[]}, state: {[side: string]: object}}} Piece
