@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-# The JavaScript's development tools (ESLint), from package.json's pinned lock file.
+# The JavaScript's development tools (ESLint, TypeScript), from package.json's pinned lock file.
 NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cut -d' ' -f1)
 
 .PHONY: setup browser demo test test-fast test-js check lint format schemas docs bench clean
@@ -58,12 +58,16 @@ test-js: setup
 test-fast: $(STAMP)
 	$(BIN)/pytest -q tests/unit
 
-lint: $(STAMP) $(NODE_STAMP)
+# tsc checks the JS's JSDoc types against the Showdown and @pkmn packages it runs with: the ones
+# `pokeview setup` installed in the data dir, linked where tsconfig.json's paths look for them.
+lint: setup $(NODE_STAMP)
 	$(BIN)/ruff check pokeview tests benchmarks docs
 	$(BIN)/ruff format --check pokeview tests benchmarks docs
 	$(BIN)/lint-imports
 	$(BIN)/mypy pokeview
 	node_modules/.bin/eslint .
+	ln -sfn "$$($(BIN)/python -c 'from pokeview import paths; print(paths.showdown_dir())')" node_modules/.pokeview-showdown
+	node_modules/.bin/tsc -p tsconfig.json
 
 format: $(STAMP)
 	$(BIN)/ruff format pokeview tests benchmarks docs

@@ -22,6 +22,7 @@ from pokeview.battle.loop import GameResult
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.exchange.server_game import play as play_any
+from pokeview.game.bridge import PlayerSpec, Start
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
@@ -140,12 +141,13 @@ async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
     seed = seeds.game_seed(config.seed, 0)
     teams = config.team_for_pair(0) or {}
     players = {
-        side: {"name": side, **({"team": teams[side]} if teams.get(side) else {})}
-        | ({} if teams.get(side) else {"seed": seeds.team_seed(seed, side)})
+        side: PlayerSpec(side, team=teams[side])
+        if teams.get(side)
+        else PlayerSpec(side, seed=seeds.team_seed(seed, side))
         for side in ("p1", "p2")
     }
     channel = await bridge.open(
-        {"format": config.format, "seed": seeds.battle_seed(seed), "players": players}
+        Start(format=config.format, seed=seeds.battle_seed(seed), players=players)
     )
     try:
         await channel.next()
