@@ -239,7 +239,8 @@ async def play_ladder(
             )
         )
 
-    engine = Engine(store, bridge, Progress(0, 0), concurrency=concurrency, on_progress=said)
+    progress = Progress(planned=0, done_before=0)  # a ladder chooses as it goes: no plan to count
+    engine = Engine(store, bridge, progress, concurrency=concurrency, on_progress=said)
 
     def game(pair: int, seat: int, p1: str, p2: str) -> Callable[[], GameSpec]:
         return lambda: GameSpec.new(
