@@ -11,6 +11,7 @@ from textual.screen import Screen
 
 from pokeview import settings
 from pokeview.commands import PokeviewCommands, ScreenKeys
+from pokeview.screens.navigation import back
 from pokeview.themes import built_in_themes, load_themes
 from pokeview.widgets.control_filter import CONTROL_FREE
 
@@ -71,10 +72,7 @@ class PokeviewApp(App[None]):
 
     def action_back(self) -> None:  # type: ignore[override]  # Textual's is async; ours is not
         """Back to the screen below; quit when the current screen is the first one."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
-        else:
-            self.exit()
+        back(self)
 
     def watch_theme(self, theme: str) -> None:
         # Not while the saved theme is being restored: a fallback (its file missing) would

@@ -519,7 +519,8 @@ def side_payload(update: SideUpdate) -> ev.Side:
 
 
 async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResult:
-    """Play one game to its end (or to its turn limit, a tie) and record it."""
+    """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
+    bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first

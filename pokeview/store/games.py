@@ -334,14 +334,6 @@ class GameQueries(Journal):
         ).fetchone()
         return row is not None
 
-    def void_game(self, game_id: int, why: str) -> None:
-        """A finished game that does not count (RotomArena's void match): kept, left out."""
-        self._writable()
-        with self._transaction():
-            self.conn.execute(
-                "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
-            )
-
     def decision_facts(self, game_ids: list[int]) -> list[dict[str, Any]]:
         """Per decision of these games, the few facts a report needs (no prompts or reasoning):
         player, its settings' kind and name, how it was made, the label of the action taken,
