@@ -17,7 +17,7 @@ from poke_env.player.battle_order import SingleBattleOrder
 from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
 from pokeview.players.random_choice import random_choice
 from pokeview.store.rows import How
 
@@ -101,11 +101,12 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
     return None
 
 
-class BotPlayer:
+class BotPlayer(Player):
     """A poke-env Player called in-process: the reference bots, or any subclass named
     `module:Class` (its randomness seeded per decision the same way)."""
 
-    kind = "bot"
+    kind = PlayerKind.BOT
+    answers_at_once = True
 
     def __init__(self, name: str, engine: type[PokeEnvPlayer] | None = None) -> None:
         self.name = name

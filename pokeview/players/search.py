@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
 from pokeview.store.rows import How
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)
@@ -96,8 +96,8 @@ def check_format(format_id: str) -> None:
         )
 
 
-class SearchPlayer:
-    kind = "bot"
+class SearchPlayer(Player):
+    kind = PlayerKind.BOT
 
     def __init__(self, spec: str) -> None:
         self.settings = parse_settings(spec)

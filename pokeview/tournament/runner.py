@@ -190,9 +190,7 @@ async def run_tournament(
     # (and whether each can play the format), and whether Showdown starts it with its teams.
     players = {spec: make_player(spec, players_file, server=server) for spec in config.players}
     for player in players.values():
-        check = getattr(player, "check_format", None)
-        if check is not None:
-            check(config.format)
+        player.check_format(config.format)
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
