@@ -23,8 +23,9 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
-from pokeview.players.base import Decision, DecisionContext, PlayerKind
+from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
+from pokeview.players.registry import PlayerKind
 from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
 from pokeview.sim.request import Request
 from pokeview.store import events as ev

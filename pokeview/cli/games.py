@@ -63,7 +63,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle.spec import GameSpec
     from pokeview.exchange.server_game import play as play_any
     from pokeview.players import make_player
-    from pokeview.players.base import PlayerKind
+    from pokeview.players.registry import PlayerKind
     from pokeview.players.server import ServerPlayer
     from pokeview.tournament.config import TURN_LIMITS
 

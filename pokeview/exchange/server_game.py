@@ -31,7 +31,8 @@ import orjson
 
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
-from pokeview.players.base import DecisionContext, Player, PlayerKind
+from pokeview.players.base import DecisionContext, Player
+from pokeview.players.registry import PlayerKind
 from pokeview.players.server import ServerPlayer
 from pokeview.sim.request import as_request
 from pokeview.sim.server import HOST_USER, ensure_server, host_secret

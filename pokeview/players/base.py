@@ -5,7 +5,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Any, ClassVar
 
 import msgspec
@@ -51,22 +50,12 @@ class Decision:
     detail: dict[str, Any] = field(default_factory=dict)  # what the record keeps verbatim
 
 
-class PlayerKind(StrEnum):
-    """What plays a side, as `Player.kind` says and the record keeps (`players.kind`)."""
-
-    BOT = "bot"  # answers from the request and the protocol: poke-env's bots, search, module:Class
-    LLM = "llm"  # a language model, from a prompt rendered from the side's state
-    HUMAN = "human"  # a person at the play screen
-    SERVER = "server"  # a program on the local Showdown server: it makes its choices there
-    RECORDED = "recorded"  # choices replayed from an input log
-
-
 class Player(ABC):
     """A side's player. `decide` is the one thing each must do; the rest is declared here with
     what it does by default, so the game loop and the runners call it without asking first."""
 
     name: str  # as stored and shown: "heuristic", "llm:gpt-5"
-    kind: str  # a PlayerKind (tests' own players may use another word)
+    kind: str  # a registry.PlayerKind (tests' own players may use another word)
     # True when `decide_now` gives the choice without waiting (the bots): the game loop then
     # calls it at once, with no task.
     answers_at_once: ClassVar[bool] = False

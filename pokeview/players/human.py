@@ -6,7 +6,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.registry import PlayerKind
 from pokeview.store.rows import How
 
 

@@ -6,7 +6,8 @@ from typing import Any
 
 from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
-from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.registry import PlayerKind
 from pokeview.store.rows import How
 
 ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")

@@ -20,7 +20,8 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
-from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.registry import PlayerKind
 from pokeview.store.rows import How
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
-from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.registry import PlayerKind
 from pokeview.sim.server import HOST_USER
 
 DEFAULT_PORT = 8000

@@ -17,13 +17,14 @@ import random
 import time
 from typing import Any
 
-from pokeview.players.base import Decision, DecisionContext, Player, PlayerKind
+from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.llm import prompt
 from pokeview.players.llm.answer import parse_answer
 from pokeview.players.llm.config import ModelSpec
 from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
 from pokeview.players.llm.providers import make_provider
 from pokeview.players.llm.usage import Usage, cost
+from pokeview.players.registry import PlayerKind
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.rows import How
