@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -16,6 +16,9 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
 from pokeview.widgets.render import literal
+
+if TYPE_CHECKING:
+    from pokeview.store.rows import GameLine
 
 PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
 
@@ -63,7 +66,7 @@ class HomeScreen(Screen[None]):
     @dataclass
     class Games(Message):
         offset: int
-        rows: list
+        rows: list[GameLine]
         total: int
 
     @dataclass
@@ -112,18 +115,17 @@ class HomeScreen(Screen[None]):
         if offset == 0:
             table.clear()
         for r in rows:
-            winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
             table.add_row(
-                str(r["id"]),
-                (r["started_at"] or "")[:16].replace("T", " "),
-                literal(r["format"]),
-                literal(r["p1"]),
-                literal(r["p2"]),
-                literal(winner),
-                str(r["turns"] or "-"),
-                literal(r["status"]),
-                literal(r["run"] or "-"),
-                key=str(r["id"]),
+                str(r.id),
+                (r.started_at or "")[:16].replace("T", " "),
+                literal(r.format),
+                literal(r.p1),
+                literal(r.p2),
+                literal(r.winner_name),
+                str(r.turns or "-"),
+                literal(r.status),
+                literal(r.run or "-"),
+                key=str(r.id),
             )
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""

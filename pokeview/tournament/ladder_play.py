@@ -177,10 +177,10 @@ def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str,
 def _void_reason(store: Store, game_id: int) -> str | None:
     counts: dict[str, list[int]] = {}
     for row in store.decision_facts([game_id]):
-        if row["model"]:
-            c = counts.setdefault(row["side"], [0, 0])
+        if row.model:
+            c = counts.setdefault(row.side, [0, 0])
             c[0] += 1
-            c[1] += row["how"] == How.AUTOPILOT
+            c[1] += row.how == How.AUTOPILOT
     for side, (n, autopilot) in sorted(counts.items()):
         if n and autopilot / n > VOID_AUTOPILOT:
             return f"void: {side} was on autopilot for {100 * autopilot / n:.0f}% of its decisions"
@@ -213,16 +213,14 @@ async def play_ladder(
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
     costs = Costs(store, ladder, players_file)
-    costs.add_games(store.run_results(ladder.run_id))
+    costs.add_games(store.run_games(ladder.run_id))
     check_prices(ladder, budget, costs, screening(ladder, record))
-    for row in store.run_results(ladder.run_id):
-        if row["status"] == "running":
-            store.mark_interrupted(row["id"])  # played again from its seed, under a new id
+    for row in store.run_games(ladder.run_id):
+        if row.status == "running":
+            store.mark_interrupted(row.id)  # played again from its seed, under a new id
 
     def budget_spend() -> Spend:
-        return costs.spend(
-            [r for r in store.run_results(ladder.run_id) if r["id"] > budget.after_game]
-        )
+        return costs.spend([r for r in store.run_games(ladder.run_id) if r.id > budget.after_game])
 
     for line in preview(ladder, record, costs, budget, budget_spend()):
         say(line)
@@ -354,7 +352,7 @@ def status_lines(store: Store, ladder: Ladder, players_file: str | None = None) 
     players_file = players_file or ladder.config.get("players_file")
     record = Record.read(store, ladder.run_id)
     costs = Costs(store, ladder, players_file)
-    rows = store.run_results(ladder.run_id)
+    rows = store.run_games(ladder.run_id)
     costs.add_games(rows)
     stopped = screening(ladder, record)
     assigned = assigned_pairs(ladder)
