@@ -9,11 +9,11 @@ from typing import Any
 from pokeview.errors import UnknownGame
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
-from pokeview.store.journal import Journal
+from pokeview.store.journal import DecisionsAndEvents
 from pokeview.store.rows import DecisionFact, GameLine, GameRow, PlayerStats, dumps, now
 
 
-class GameQueries(Journal):
+class GamesAndPlayers(DecisionsAndEvents):
     # -- players -----------------------------------------------------------------------------
 
     def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> bool:

@@ -7,11 +7,11 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pokeview.errors import PokeviewError
-from pokeview.store.compaction import Compaction
+from pokeview.store.compaction import StoreConnection
 from pokeview.store.rows import GameLine, RunRow, dumps, now
 
 
-class RunQueries(Compaction):
+class RunsAndSpectators(StoreConnection):
     # -- runs --------------------------------------------------------------------------------
 
     def run(self, name_or_id: str | int) -> RunRow:
