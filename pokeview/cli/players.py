@@ -38,12 +38,10 @@ def cmd_players(args: argparse.Namespace) -> int:
     for kind in KINDS:
         print(f"  {kind.syntax:<{width}}  {kind.description}")
     if not where.exists():
-        print(
-            f"no players file at {where}: add model players there (see the README, 'Model players')"
-        )
+        print(f"no players file at {where} (see docs/providers.md, 'The players file')")
         return 0
     if not models:
-        print(f"no model players in {where} (see the README, 'Model players')")
+        print(f"no model players in {where} (see docs/providers.md, 'The players file')")
         return 0
     print(f"model players in {where}:")
     for spec in models.values():
