@@ -119,7 +119,8 @@ def poke_env_rate(p1: str, p2: str, games: int, port: int) -> Rate:
     """poke-env's players over a local Showdown server websocket, 10 battles at a time."""
     from poke_env import AccountConfiguration, ServerConfiguration
 
-    from pokeview.players.bots import BOTS
+    from pokeview.players.bots import ENGINES
+    from pokeview.players.kinds import BOTS
     from pokeview.sim.server import LocalServer
 
     async def play(server: LocalServer) -> Rate:
@@ -127,12 +128,12 @@ def poke_env_rate(p1: str, p2: str, games: int, port: int) -> Rate:
             server.websocket_url, "https://play.pokemonshowdown.com/action.php?"
         )
         tag = str(os.getpid())[-4:]
-        a = BOTS[p1](
+        a = ENGINES[BOTS[p1]](
             account_configuration=AccountConfiguration(f"bencha{tag}", None),
             server_configuration=config,
             max_concurrent_battles=10,
         )
-        b = BOTS[p2](
+        b = ENGINES[BOTS[p2]](
             account_configuration=AccountConfiguration(f"benchb{tag}", None),
             server_configuration=config,
             max_concurrent_battles=10,

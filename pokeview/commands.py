@@ -127,7 +127,7 @@ def _recorded(path: Path) -> tuple[list[tuple[int, str]], list[str]]:
 
     store = open_store(path)
     try:
-        games = [(r["id"], f"{r['p1']} vs {r['p2']}") for r in store.search_games(limit=20)]
+        games = [(r.id, f"{r.p1} vs {r.p2}") for r in store.search_games(limit=20)]
         return games, [run.name for run, _ in store.runs()]
     finally:
         store.close()

@@ -8,10 +8,10 @@ from typing import Any
 from poke_env.player import MaxBasePowerPlayer
 
 from pokeview.battle.actions import Action
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
 
 
-class RefusedOnce:
+class RefusedOnce(Player):
     """Its first choice is one Showdown refuses; then it takes the first legal action."""
 
     kind = "test"
@@ -31,7 +31,7 @@ class RefusedOnce:
         return Decision(0)
 
 
-class Raises:
+class Raises(Player):
     kind = "test"
     name = "raises"
 

@@ -25,6 +25,7 @@ from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
 from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.kinds import PlayerKind
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, Receiver
 from pokeview.sim.request import Request, decode_request
@@ -148,13 +149,14 @@ class _Game:
         self.store.forget_after(game_id, cut, dropped)
         for side in SIDES:
             self.next_index[side] = len(self.store.decisions(game_id, side))
-            player = self.players[side]
-            if hasattr(player, "conversation"):  # a model picks up its own conversation
-                player.conversation = [
+            # A model picks up its own conversation.
+            self.players[side].resume_conversation(
+                [
                     m
                     for d in self.store.decisions(game_id, side)
                     for m in d.detail.get("messages", [])
                 ]
+            )
         self.input = lines
         self.inputlog = lines
 
@@ -199,9 +201,7 @@ class _Game:
             if self.channel:
                 self.channel.close()
             for player in self.players.values():
-                close = getattr(player, "close", None)
-                if close is not None:
-                    await close()
+                await player.close()
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -285,9 +285,9 @@ class _Game:
         self.spawn(side, refusal=error)
 
     def spawn(self, side: str, refusal: str | None = None) -> None:
-        decide_now = getattr(self.players[side], "decide_now", None)
-        if decide_now is not None:  # a bot answers at once: no task, no turn of the event loop
-            self.decide_at_once(side, refusal, decide_now)
+        player = self.players[side]
+        if player.answers_at_once:  # a bot: no task, no turn of the event loop
+            self.decide_at_once(side, refusal, player.decide_now)
             return
         task = asyncio.create_task(self.decide(side, refusal))
         self.tasks.add(task)
@@ -421,7 +421,7 @@ class _Game:
         """The side's updates so far, for its player. Bots decide from the request and the
         protocol; for the others (a model's prompt, a person's board) snapshots are decoded."""
         updates = self.updates[side]
-        if self.players[side].kind != "bot":
+        if self.players[side].kind != PlayerKind.BOT:
             for n in range(self.decoded[side], len(updates)):
                 u = updates[n]
                 request, state = self.rebuilder.values(
@@ -464,7 +464,7 @@ class _Game:
         reasons = [
             void_reason(side, p.name, self.store.decisions(self.game_id, side), share)
             for side, p in self.players.items()
-            if p.kind == "llm"
+            if p.kind == PlayerKind.LLM
         ]
         return "; ".join(r for r in reasons if r) or None
 
@@ -524,9 +524,7 @@ async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResu
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first
-        check = getattr(player, "check_format", None)
-        if check is not None:
-            check(spec.format)
+        player.check_format(spec.format)
     if not bridge.running:
         await bridge.start()
     game = _Game(spec, bridge=bridge, store=store)

@@ -9,6 +9,7 @@ from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import Ending, Start, Step
+from pokeview.players.kinds import PlayerKind
 from pokeview.sim.client import Bridge
 from pokeview.store.rows import GameRow
 from pokeview.store.store import Store
@@ -63,14 +64,14 @@ def described_name(config: dict[str, Any] | None) -> tuple[str, ...] | None:
         return None
     kind = config.get("kind")
     for kinds, key, prefix in (
-        (("llm",), "player", "llm:"),
-        (("server",), "user", "server:"),
-        (("replay",), "user", "replay:"),
-        (("human",), "player", ""),
+        ((PlayerKind.LLM,), "player", "llm:"),
+        ((PlayerKind.SERVER,), "user", "server:"),
+        (("replay",), "user", "replay:"),  # an imported replay's player
+        ((PlayerKind.HUMAN,), "player", ""),
     ):
         if kind in kinds and isinstance(config.get(key), str):
             return (prefix + config[key],)
-    if kind == "bot" and isinstance(config.get("bot"), str):
+    if kind == PlayerKind.BOT and isinstance(config.get("bot"), str):
         return (config["bot"], config["bot"] + ":")  # search:ms=500 is the search bot
     return None
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pokeview.errors import PokeviewError
+from pokeview.players.registry import player_help
 
 if TYPE_CHECKING:
     from pokeview.players.server import ServerOptions
@@ -31,11 +32,8 @@ PLAYERS_HELP = (
     "the players file naming model players "
     "(default: POKEVIEW_PLAYERS or players.toml in the user config directory)"
 )
-KINDS = (
-    "random, max-damage, heuristic, search (search:ms=N, cpu=N or nodes=N, depth=N, "
-    "samples=N), llm:NAME (a model in the players file), module:Class (a poke-env "
-    "Player), or server:USER (a program on the local server)"
-)
+# Player kinds as `--help` lists them (pokeview.players.registry declares them).
+KINDS = player_help()
 SERVER_PORT_HELP = (
     "the local Showdown server's port for server:USER players; pokeview starts one there "
     "unless one listens already (default: POKEVIEW_SERVER_PORT or 8000)"

@@ -63,6 +63,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
     from pokeview.battle.spec import GameSpec
     from pokeview.exchange.server_game import LocalServer
     from pokeview.players import make_player
+    from pokeview.players.kinds import PlayerKind
     from pokeview.players.server import ServerPlayer
     from pokeview.tournament.config import TURN_LIMITS
 
@@ -100,7 +101,7 @@ def cmd_battle(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 1
-    server_game = "server" in (p1.kind, p2.kind)
+    server_game = PlayerKind.SERVER in (p1.kind, p2.kind)
     # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
     where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
     print(
@@ -280,8 +281,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     else:
         # An unknown opponent, or one that cannot play the format, is one clear line first.
         opponent = make_player(args.vs, args.players)
-        if hasattr(opponent, "check_format"):
-            opponent.check_format(args.format)
+        opponent.check_format(args.format)
         teams = None
         if args.team:
             team = read_team(args.team)

@@ -1,4 +1,5 @@
-"""`players`: the model players in the players file, and its schema."""
+"""`players`: the kinds of player pokeview plays (built in, or a model of the players file),
+and the players file's schema."""
 
 from __future__ import annotations
 
@@ -10,7 +11,11 @@ from pokeview.cli.common import PLAYERS_HELP, Commands
 
 
 def add_players(commands: Commands) -> None:
-    p = commands.add("players", cmd_players, "list the model players in the players file")
+    p = commands.add(
+        "players",
+        cmd_players,
+        "list the players pokeview can play: its own kinds and the models in the players file",
+    )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
     p.add_argument(
         "--schema", action="store_true", help="print the players file's JSON schema (for editors)"
@@ -20,6 +25,7 @@ def add_players(commands: Commands) -> None:
 def cmd_players(args: argparse.Namespace) -> int:
     from pokeview.config_schemas import schema_text
     from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.registry import KINDS
     from pokeview.text import strip_control
 
     if args.schema:  # as `pokeview schema players`
@@ -27,6 +33,13 @@ def cmd_players(args: argparse.Namespace) -> int:
         return 0
     where = players_path(args.players)
     models = load_players(args.players)
+    print("players pokeview knows (give one to --p1, --p2, --vs, --player or a run config):")
+    width = max(len(kind.syntax) for kind in KINDS)
+    for kind in KINDS:
+        print(f"  {kind.syntax:<{width}}  {kind.description}")
+    if not where.exists():
+        print(f"no players file at {where} (see docs/providers.md, 'The players file')")
+        return 0
     if not models:
         print(f"no model players in {where} (see docs/providers.md, 'The players file')")
         return 0

@@ -33,6 +33,7 @@ from pokeview.battle.play import OnBridge, play
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players.base import DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.players.server import ServerPlayer
 from pokeview.sim.request import as_request
 from pokeview.sim.server import HOST_USER, ensure_server, host_secret
@@ -144,13 +145,13 @@ async def play_over_server(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
     """One game between a pokeview player and a `server:USER` player, recorded as usual."""
     players = spec.players
     format, seed, teams = spec.format, spec.seed, spec.teams
-    outside = [s for s, p in players.items() if p.kind == "server"]
+    outside = [s for s, p in players.items() if p.kind == PlayerKind.SERVER]
     if len(outside) != 1:
         raise PokeviewError("a server game needs exactly one server:USER player")
     ours_side = "p2" if outside[0] == "p1" else "p1"
     ours, theirs = players[ours_side], players[outside[0]]
     assert isinstance(theirs, ServerPlayer)
-    if ours.kind != "bot":
+    if ours.kind != PlayerKind.BOT:
         raise PokeviewError(
             f"{ours.name} cannot play over the server: only bots and poke-env players can "
             "(a model's prompt needs the bridge's state); play it on the bridge instead"

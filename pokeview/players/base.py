@@ -1,10 +1,11 @@
-"""The one method every player kind implements."""
+"""What a player is given for a decision, what it answers, and what every player can do."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar
 
 import msgspec
 from poke_env.battle.battle import Battle
@@ -49,16 +50,37 @@ class Decision:
     detail: dict[str, Any] = field(default_factory=dict)  # what the record keeps verbatim
 
 
-class Player(Protocol):
-    name: str  # as stored and shown: "heuristic", "llm:gpt-5"
-    kind: str  # "bot", "llm", "human", ...
+class Player(ABC):
+    """A side's player. `decide` is the one thing each must do; the rest is declared here with
+    what it does by default, so the game loop and the runners call it without asking first."""
 
+    name: str  # as stored and shown: "heuristic", "llm:gpt-5"
+    kind: str  # a registry.PlayerKind (tests' own players may use another word)
+    # True when `decide_now` gives the choice without waiting (the bots): the game loop then
+    # calls it at once, with no task.
+    answers_at_once: ClassVar[bool] = False
+
+    @abstractmethod
     def describe(self) -> dict[str, Any]:
         """The settings stored with each game (never a secret)."""
-        ...
 
+    @abstractmethod
     async def decide(self, ctx: DecisionContext) -> Decision: ...
 
-    # A player whose choice needs no waiting (the bots) may also have
-    # `decide_now(ctx) -> Decision`, a plain function: the game loop then calls it at once,
-    # with no task.
+    def decide_now(self, ctx: DecisionContext) -> Decision:
+        """The choice as a plain call; only asked of a player that `answers_at_once`."""
+        raise NotImplementedError(f"{type(self).__name__} does not answer at once")
+
+    def check_format(self, format_id: str) -> None:
+        """Raises PokeviewError, before any game starts, when this player cannot play the
+        format; by default a player plays every format."""
+        return None
+
+    def resume_conversation(self, messages: list[Any]) -> None:
+        """A resumed game's earlier messages for this side, for a player that keeps a
+        conversation (a model); the others have none."""
+        return None
+
+    async def close(self) -> None:
+        """Frees what the player holds (a client, a search host) when its game ends."""
+        return None

@@ -17,14 +17,15 @@ from poke_env.player.battle_order import SingleBattleOrder
 from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import BOTS, PlayerKind
 from pokeview.players.random_choice import random_choice
 from pokeview.store.rows import How
 
-BOTS: dict[str, type[PokeEnvPlayer]] = {
-    "random": RandomPlayer,
-    "max-damage": MaxBasePowerPlayer,
-    "heuristic": SimpleHeuristicsPlayer,
+ENGINES: dict[str, type[PokeEnvPlayer]] = {
+    "RandomPlayer": RandomPlayer,
+    "MaxBasePowerPlayer": MaxBasePowerPlayer,
+    "SimpleHeuristicsPlayer": SimpleHeuristicsPlayer,
 }
 
 
@@ -101,15 +102,16 @@ def order_to_action(order: Any, actions: list[Action]) -> int | None:
     return None
 
 
-class BotPlayer:
+class BotPlayer(Player):
     """A poke-env Player called in-process: the reference bots, or any subclass named
     `module:Class` (its randomness seeded per decision the same way)."""
 
-    kind = "bot"
+    kind = PlayerKind.BOT
+    answers_at_once = True
 
     def __init__(self, name: str, engine: type[PokeEnvPlayer] | None = None) -> None:
         self.name = name
-        self._engine = _engine(engine or BOTS[name])
+        self._engine = _engine(engine or ENGINES[BOTS[name]])
         self._modules = _random_users(type(self._engine))
         # poke-env's own RandomPlayer needs no battle: its choice is made from the request.
         self._request_only = type(self._engine) is RandomPlayer

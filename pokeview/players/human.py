@@ -6,12 +6,13 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.store.rows import How
 
 
-class HumanPlayer:
-    kind = "human"
+class HumanPlayer(Player):
+    kind = PlayerKind.HUMAN
 
     def __init__(self, name: str = "human") -> None:
         self.name = name if name.startswith("human") else f"human:{name}"

@@ -6,7 +6,8 @@ from typing import Any
 
 from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.store.rows import How
 
 ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
@@ -26,7 +27,7 @@ def ending(lines: list[str]) -> str | None:
     return next((line for line in reversed(lines) if line.startswith(ENDINGS)), None)
 
 
-class RecordedPlayer:
+class RecordedPlayer(Player):
     def __init__(
         self,
         side: str,
@@ -34,7 +35,7 @@ class RecordedPlayer:
         source: str,
         stop_on_refusal: bool = False,
         *,
-        as_player: Any = None,
+        as_player: Player | None = None,
         details: list[dict[str, Any]] | None = None,
         ending: str | None = None,
         cause: str | None = None,
@@ -44,7 +45,7 @@ class RecordedPlayer:
         input log's last line when the battle ended without a choice (`>forcelose p2`);
         `cause`: why, in battle/endings.py's words, when known."""
         self.name = as_player.name if as_player else f"recorded:{side}"
-        self.kind = as_player.kind if as_player else "recorded"
+        self.kind = as_player.kind if as_player else PlayerKind.RECORDED
         self.description: dict[str, Any] = (
             as_player.describe() if as_player else {"kind": "recorded", "source": source}
         )

@@ -1,47 +1,173 @@
-"""Player specs as typed on the command line or in a run config, one kind each:
-
-- `random`, `max-damage`, `heuristic`: poke-env's reference bots, in-process;
-- `search` (`search:ms=200`, `search:nodes=N`): pokeview's search player;
-- `llm:NAME`: a model from the players file; `loopback` (and `loopback-*`): the stand-in model;
-- `human` (`human:NAME`): a person at the play screen;
-- `module:Class`: any poke-env Player subclass, in-process;
-- `server:USER`: a program logged in to the local Showdown server as USER.
+"""Player kinds, declared once: what a player spec names, how it is written, what it is and how
+it is made. `--help` of every command that takes a player, `pokeview players`, the config checks
+and the error for an unknown player all read `KINDS`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pokeview.errors import PokeviewError
-from pokeview.players.base import Player
-from pokeview.players.bots import BOTS, BotPlayer
+from pokeview.players.kinds import BOTS, LOOPBACK, PlayerKind
 
 if TYPE_CHECKING:
+    from pokeview.players.base import Player
     from pokeview.players.server import ServerOptions
 
-LOOPBACK = {
-    "loopback": "pokeview's loopback test model: scripted answers, not a language model",
-    "loopback-slow": (
-        "pokeview's loopback test model, slowed down: it streams its reasoning over about three "
-        "seconds, so that live viewing can be seen (scripted answers, not a language model)"
+
+@dataclass(frozen=True)
+class Where:
+    """What making a player may need besides its spec."""
+
+    players_file: str | Path | None = None
+    server: ServerOptions | None = None  # where a server:USER player's local server listens
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of player spec."""
+
+    syntax: str  # as typed: "heuristic", "search:ms=N", "llm:NAME"
+    description: str  # what it is, for `pokeview players`
+    plays_as: PlayerKind  # the `kind` of the players it makes
+    matches: Callable[[str], bool]  # whether a (stripped) spec is of this kind
+    make: Callable[[str, Where], Player]
+    short: str = ""  # a few words after the syntax in `--help` (kinds in a row may share them)
+
+
+def _bot(spec: str, where: Where) -> Player:
+    from pokeview.players.bots import BotPlayer
+
+    return BotPlayer(spec)
+
+
+def _search(spec: str, where: Where) -> Player:
+    from pokeview.players.search import SearchPlayer
+
+    return SearchPlayer(spec)
+
+
+def _loopback(spec: str, where: Where) -> Player:
+    return _model(f"llm:{spec}", where)
+
+
+def _model(spec: str, where: Where) -> Player:
+    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.llm.player import LLMPlayer
+
+    name = spec.removeprefix("llm:")
+    models = load_players(where.players_file)
+    if name in LOOPBACK and name not in models:
+        return LLMPlayer(loopback_spec(name))
+    if name not in models:
+        listed = ", ".join(sorted(models)) or "none"
+        raise PokeviewError(
+            f"no model player '{name}' in {players_path(where.players_file)} "
+            f"(players there: {listed})"
+        )
+    models[name].api_key()  # a missing key is said now, not at the first decision
+    check_model(models[name])
+    return LLMPlayer(models[name])
+
+
+def _human(spec: str, where: Where) -> Player:
+    from pokeview.players.human import HumanPlayer
+
+    return HumanPlayer(spec)
+
+
+def _server(spec: str, where: Where) -> Player:
+    from pokeview.players.server import ServerPlayer
+
+    return ServerPlayer(spec.removeprefix("server:"), where.server)
+
+
+def _named(name: str) -> Callable[[str], bool]:
+    return lambda spec: spec == name or spec.startswith(f"{name}:")
+
+
+_PREFIXED = ("search:", "llm:", "human:", "server:")  # kinds of their own, never module:Class
+
+KINDS: tuple[Kind, ...] = (
+    *(
+        Kind(name, f"poke-env's {engine}, in-process", PlayerKind.BOT, name.__eq__, _bot)
+        for name, engine in BOTS.items()
     ),
-    **{
-        f"loopback-{api}": (
-            f"pokeview's loopback test model, asked through {what}: scripted answers, not a "
-            "language model"
+    Kind(
+        "search:ms=N",
+        "pokeview's search player (a matrix game on Showdown's simulator); its budget is ms=N, "
+        "cpu=N or nodes=N, with depth=N and samples=N (`search` alone: ms=200)",
+        PlayerKind.BOT,
+        _named("search"),
+        _search,
+        short="search, or search:cpu=N, nodes=N, depth=N, samples=N",
+    ),
+    *(
+        Kind(
+            name,
+            text,
+            PlayerKind.LLM,
+            name.__eq__,
+            _loopback,
+            short="the built-in stand-in model, slowed or under each API; free",
         )
-        for api, what in (
-            ("responses", "OpenAI's Responses API"),
-            ("anthropic", "Anthropic's Messages API"),
-            ("gemini", "Gemini's generateContent"),
-        )
-    },
-}
+        for name, text in LOOPBACK.items()
+    ),
+    Kind(
+        "human",
+        "a person at the play screen (`pokeview play`); human:NAME names them",
+        PlayerKind.HUMAN,
+        _named("human"),
+        _human,
+        short="or human:NAME, a person at the play screen",
+    ),
+    Kind(
+        "server:USER",
+        "a program logged in to pokeview's local Showdown server as USER (`pokeview server`)",
+        PlayerKind.SERVER,
+        lambda spec: spec.startswith("server:"),
+        _server,
+        short="a program on the local server",
+    ),
+    Kind(
+        "module:Class",
+        "any poke-env Player subclass, imported and run in-process",
+        PlayerKind.BOT,
+        lambda spec: ":" in spec and not spec.startswith(_PREFIXED),
+        lambda spec, where: outside_player(spec),
+        short="a poke-env Player",
+    ),
+    Kind(
+        "llm:NAME",
+        "a model player named in the players file (listed below)",
+        PlayerKind.LLM,
+        lambda spec: spec.startswith("llm:"),
+        _model,
+        short="a model in the players file",
+    ),
+)
 
 
-def known_kinds() -> list[str]:
-    return [*BOTS, "search", *LOOPBACK]
+def kind_of(spec: str) -> Kind | None:
+    """The kind a spec names, or None."""
+    spec = spec.strip()
+    return next((kind for kind in KINDS if kind.matches(spec)), None)
+
+
+def player_help() -> str:
+    """The kinds as `--help` gives them, in one line: "random, ..., server:USER (...)"."""
+    parts: list[str] = []
+    names: list[str] = []
+    for n, kind in enumerate(KINDS):
+        names.append(kind.syntax)
+        following = KINDS[n + 1] if n + 1 < len(KINDS) else None
+        if following is None or following.short != kind.short or not kind.short:
+            parts.append(", ".join(names) + (f" ({kind.short})" if kind.short else ""))
+            names = []
+    return ", ".join(parts[:-1]) + ", or " + parts[-1]
 
 
 _loopback_server = None
@@ -86,41 +212,13 @@ def identity(described: dict[str, Any]) -> dict[str, Any]:
 def make_player(
     spec: str, players_file: str | Path | None = None, *, server: ServerOptions | None = None
 ) -> Player:
-    """The player a spec names (the kinds are listed at the top of this module); `server` says
-    where a `server:USER` player's local server listens and how long to wait on it."""
+    """The player a spec names (its kind is one of `KINDS`); `server` says where a
+    `server:USER` player's local server listens and how long to wait on it."""
     spec = spec.strip()
-    if spec in BOTS:
-        return BotPlayer(spec)
-    if spec == "search" or spec.startswith("search:"):
-        from pokeview.players.search import SearchPlayer
-
-        return SearchPlayer(spec)
-    if spec == "human" or spec.startswith("human:"):
-        from pokeview.players.human import HumanPlayer
-
-        return HumanPlayer(spec)
-    if spec.startswith("llm:") or spec in LOOPBACK:
-        from pokeview.players.llm.config import load_players, players_path
-        from pokeview.players.llm.player import LLMPlayer
-
-        name = spec.removeprefix("llm:")
-        models = load_players(players_file)
-        if name in LOOPBACK and name not in models:
-            return LLMPlayer(loopback_spec(name))
-        if name not in models:
-            where = players_path(players_file)
-            listed = ", ".join(sorted(models)) or "none"
-            raise PokeviewError(f"no model player '{name}' in {where} (players there: {listed})")
-        models[name].api_key()  # a missing key is said now, not at the first decision
-        check_model(models[name])
-        return LLMPlayer(models[name])
-    if spec.startswith("server:"):
-        from pokeview.players.server import ServerPlayer
-
-        return ServerPlayer(spec.removeprefix("server:"), server)
-    if ":" in spec and not spec.startswith(("llm:", "human:")):
-        return outside_player(spec)
-    raise PokeviewError(unknown_kind(spec))
+    kind = kind_of(spec)
+    if kind is None:
+        raise PokeviewError(unknown_kind(spec))
+    return kind.make(spec, Where(players_file, server))
 
 
 _checked: set[tuple[str, str, str, str | None]] = set()
@@ -142,24 +240,12 @@ def check_model(spec) -> None:  # spec: ModelSpec
 
 def check_spec(spec: str) -> str | None:
     """What is wrong with a spec's kind, without making the player (which may load a model's
-    settings or a module): None when `make_player` knows the kind."""
-    spec = spec.strip()
-    known = (
-        spec in BOTS
-        or spec in LOOPBACK
-        or spec in ("search", "human")
-        or spec.startswith(("search:", "human:", "llm:", "server:"))
-        or ":" in spec
-    )
-    return None if known else unknown_kind(spec)
+    settings or a module): None when its kind is one of `KINDS`."""
+    return None if kind_of(spec) is not None else unknown_kind(spec)
 
 
 def unknown_kind(spec: str) -> str:
-    return (
-        f"unknown player kind '{spec}'; choose one of: {', '.join(known_kinds())}, "
-        "search:ms=N, llm:NAME, module:Class (a poke-env Player subclass), or server:USER "
-        "(a program on the local Showdown server)"
-    )
+    return f"unknown player kind '{spec.strip()}'; choose one of: {player_help()}"
 
 
 def outside_player(spec: str) -> Player:
@@ -175,4 +261,6 @@ def outside_player(spec: str) -> Player:
         raise PokeviewError(f"cannot load player '{spec}': {exc}") from None
     if not (isinstance(cls, type) and issubclass(cls, PokeEnvPlayer)):
         raise PokeviewError(f"'{spec}' is not a poke-env Player subclass")
+    from pokeview.players.bots import BotPlayer
+
     return BotPlayer(spec, cls)

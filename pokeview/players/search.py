@@ -20,7 +20,8 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.store.rows import How
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)
@@ -96,8 +97,8 @@ def check_format(format_id: str) -> None:
         )
 
 
-class SearchPlayer:
-    kind = "bot"
+class SearchPlayer(Player):
+    kind = PlayerKind.BOT
 
     def __init__(self, spec: str) -> None:
         self.settings = parse_settings(spec)

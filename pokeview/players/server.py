@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokeview.errors import PlayerFailed, PokeviewError
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.sim.server import HOST_USER
 
 DEFAULT_PORT = 8000
@@ -25,10 +26,10 @@ class ServerOptions:
     game_wait: float = GAME_WAIT_SECONDS  # for the game to end
 
 
-class ServerPlayer:
+class ServerPlayer(Player):
     """`server:USER`: a program logged in to the local server as USER, which pokeview challenges."""
 
-    kind = "server"
+    kind = PlayerKind.SERVER
 
     def __init__(self, user: str, server: ServerOptions | None = None) -> None:
         if not re.fullmatch(r"[A-Za-z0-9 _.-]{1,18}", user or ""):

@@ -76,32 +76,32 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
     run_row = store.run(run)
     report = build_report(store, run_row.id)
     rows = store.rating_games(run_row.id)
-    winners = {r["id"]: r["winner"] for r in rows}
+    winners = {r.id: r.winner for r in rows}
     prices = current_prices(players_file or run_row.config.get("players_file"))
     facts: dict[str, ModelFacts] = {}
     tokens: dict[tuple[int, str], int] = {}
     llm_sides: dict[tuple[int, str], str] = {}
-    for d in store.decision_facts([r["id"] for r in rows]):
-        f = facts.setdefault(d["player"], ModelFacts())
-        move = move_name(d["label"])
+    for d in store.decision_facts([r.id for r in rows]):
+        f = facts.setdefault(d.player, ModelFacts())
+        move = move_name(d.label)
         if move:
             f.moves[move] += 1
-        if not d["model"]:
+        if not d.model:
             continue
-        f.answers += d["answers"] or 0
-        f.unknown_actions += d["unknown_actions"] or 0
-        if d["unknown_example"] and f.unknown_example is None:
-            f.unknown_example = d["unknown_example"]
+        f.answers += d.answers or 0
+        f.unknown_actions += d.unknown_actions or 0
+        if d.unknown_example and f.unknown_example is None:
+            f.unknown_example = d.unknown_example
         value, later = decision_cost(d, prices)
         if value is None:
             f.cost_unknown += 1
         else:
             f.cost += value
             f.costed_later += later
-        usage = orjson.loads(d["usage"]) if d["usage"] else {}
-        key = (d["game_id"], d["side"])
+        usage = orjson.loads(d.usage) if d.usage else {}
+        key = (d.game_id, d.side)
         tokens[key] = tokens.get(key, 0) + int(usage.get("output") or 0)
-        llm_sides[key] = d["player"]
+        llm_sides[key] = d.player
     zero = []
     for (game_id, side), player in sorted(llm_sides.items()):
         if winners.get(game_id) == side and tokens.get((game_id, side), 0) == 0:

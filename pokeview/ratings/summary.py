@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from pokeview.ratings.bradley_terry import bootstrap, fit, fit_anchored, score_matrix, wilson
+from pokeview.store.rows import GameLine
 from pokeview.store.store import Store
 
 ANCHOR = "max-damage"
@@ -65,9 +66,9 @@ class Report:
 def void_counts(store: Store, run_id: int | None) -> dict[str, int]:
     """Void games per player whose autopilot made them void (the reason names the side)."""
     counts: dict[str, int] = {}
-    for p1, p2, reason in store.void_games(run_id):
-        for side, name in (("p1", p1), ("p2", p2)):
-            if f"({side}) was on autopilot" in reason:
+    for game in store.void_games(run_id):
+        for side, name in game.players.items():
+            if f"({side}) was on autopilot" in (game.error or ""):
                 counts[name] = counts.get(name, 0) + 1
     return dict(sorted(counts.items()))
 
@@ -81,22 +82,20 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
     run_row = store.run(run) if run is not None else None
     rows = store.rating_games(run_row.id if run_row else None)
     void = void_counts(store, run_row.id if run_row else None)
-    names = sorted({r["p1"] for r in rows} | {r["p2"] for r in rows})
+    names = sorted({r.p1 for r in rows} | {r.p2 for r in rows})
     index = {n: x for x, n in enumerate(names)}
     k = len(names)
-    i = np.array([index[r["p1"]] for r in rows], dtype=int)
-    j = np.array([index[r["p2"]] for r in rows], dtype=int)
-    score = np.array(
-        [1.0 if r["winner"] == "p1" else 0.0 if r["winner"] == "p2" else 0.5 for r in rows]
-    )
+    i = np.array([index[r.p1] for r in rows], dtype=int)
+    j = np.array([index[r.p2] for r in rows], dtype=int)
+    score = np.array([1.0 if r.winner == "p1" else 0.0 if r.winner == "p2" else 0.5 for r in rows])
     # Bootstrap units: the two games of a mirror pair (same run, pair and players) go together.
     unit_keys: dict[tuple[Any, ...], int] = {}
     unit = np.array(
         [
             unit_keys.setdefault(
-                (r["run_id"], r["pair"], *sorted((r["p1"], r["p2"])))
-                if r["run_id"] is not None
-                else ("game", r["id"]),
+                (r.run_id, r.pair, *sorted((r.p1, r.p2)))
+                if r.run_id is not None
+                else ("game", r.id),
                 len(unit_keys),
             )
             for r in rows
@@ -124,6 +123,7 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
         ratings = fit_anchored(score_matrix(k, i, j, score), fixed)
         boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows), anchors=fixed)
     else:
+        assert anchor is not None  # there are players: one of them is the anchor
         ratings = fit(score_matrix(k, i, j, score))
         boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
         ratings = ratings + 1000 - ratings[index[anchor]]
@@ -202,34 +202,22 @@ def _anchor(store: Store, names: list[str]) -> tuple[str | None, str]:
     return names[0], f"no bot played; {names[0]} is fixed at 1000"
 
 
-def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> None:
+def _decision_stats(store: Store, rows: list[GameLine], lines: list[PlayerLine]) -> None:
     """Cost, tokens, time and reliability per player, from their decisions in these games."""
     if not rows:
         return
     by_name = {line.name: line for line in lines}
-    for (
-        player,
-        n,
-        with_usage,
-        out,
-        ms_total,
-        reasks,
-        picks,
-        autopilot,
-        cost,
-        unknown,
-        model_decisions,
-        estimated,
-    ) in store.player_decision_stats(r["id"] for r in rows):
-        line = by_name.get(player)
+    for stats in store.player_decision_stats(r.id for r in rows):
+        line = by_name.get(stats.player)
         if line is None:
             continue
-        line.decisions = n
-        line.ms_per_decision = ms_total / n if n else None
-        if model_decisions:
+        n = line.decisions = stats.decisions
+        line.ms_per_decision = stats.ms_total / n if n else None
+        if stats.model_decisions:
+            out, with_usage, cost = stats.output_tokens, stats.with_usage, stats.cost
             line.output_tokens_per_decision = (out / with_usage) if with_usage else None
-            line.tokens_estimated = bool(estimated)
-            line.reask_rate = reasks / n
-            line.random_pick_rate = picks / n
-            line.autopilot_rate = autopilot / n
-            line.cost_per_game = None if unknown or cost is None else cost / line.games
+            line.tokens_estimated = stats.estimated
+            line.reask_rate = stats.reasks / n
+            line.random_pick_rate = stats.random_picks / n
+            line.autopilot_rate = stats.autopilot / n
+            line.cost_per_game = None if stats.unknown_cost or cost is None else cost / line.games

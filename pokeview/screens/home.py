@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -17,6 +17,9 @@ from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
 from pokeview.widgets.fitted_table import FittedTable
 from pokeview.widgets.render import literal
+
+if TYPE_CHECKING:
+    from pokeview.store.rows import GameLine
 
 COLUMNS = ("id", "p1", "p2", "winner", "turns", "status", "run", "started", "format")
 PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
@@ -69,7 +72,7 @@ class HomeScreen(Screen[None]):
     @dataclass
     class Games(Message):
         offset: int
-        rows: list
+        rows: list[GameLine]
         total: int
 
     @dataclass
@@ -118,18 +121,18 @@ class HomeScreen(Screen[None]):
         if offset == 0:
             table.clear()
         for r in rows:
-            won = {side: "bold" if r["winner"] == side else "" for side in ("p1", "p2")}
+            won = {side: "bold" if r.winner == side else "" for side in ("p1", "p2")}
             table.add_row(
-                str(r["id"]),
-                literal(r["p1"], won["p1"]),
-                literal(r["p2"], won["p2"]),
-                literal(r["winner"] or "-"),
-                str(r["turns"] or "-"),
-                literal(r["status"]),
-                literal(r["run"] or "-"),
-                (r["started_at"] or "")[:16].replace("T", " "),
-                literal(r["format"]),
-                key=str(r["id"]),
+                str(r.id),
+                literal(r.p1, won["p1"]),
+                literal(r.p2, won["p2"]),
+                literal(r.winner or "-"),
+                str(r.turns or "-"),
+                literal(r.status),
+                literal(r.run or "-"),
+                (r.started_at or "")[:16].replace("T", " "),
+                literal(r.format),
+                key=str(r.id),
             )
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""

@@ -114,16 +114,15 @@ class Reader:
         store = self.store
         scope, run_ids = self.runs()
         running = store.running_games(run_ids)
-        ids = {r["id"] for r in running}
+        ids = {r.id for r in running}
         for gone in set(self.summaries) - ids:
             del self.summaries[gone]  # finished, or interrupted by a runner that died
         rows = []
         for r in running:
-            summary = self.summaries.get(r["id"])
+            summary = self.summaries.get(r.id)
             if summary is None:
-                run = store.run_name(r["run_id"]) or "-"
-                summary = GameSummary(r["id"], r["p1"], r["p2"], run)
-                self.summaries[r["id"]] = summary
+                summary = GameSummary(r.id, r.p1, r.p2, r.run or "-")
+                self.summaries[r.id] = summary
             summary.update(store)
             rows.append(
                 (
@@ -142,16 +141,15 @@ class Reader:
             self.ended_seen = seen.ended
             seen.finished = []
             for r in store.ended_games(run_ids, limit=30):
-                winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
                 seen.finished.append(
-                    (str(r["id"]), r["p1"], r["p2"], winner, str(r["turns"] or "-"), r["status"])
+                    (str(r.id), r.p1, r.p2, r.winner_name, str(r.turns or "-"), r.status)
                 )
             results = store.results(run_ids)
             seen.finished_count = len(results)
             for r in results:
                 for side, other in (("p1", "p2"), ("p2", "p1")):
-                    tally = seen.standings.setdefault(r[side], [0, 0, 0])
-                    tally[0 if r["winner"] == side else 1 if r["winner"] == other else 2] += 1
+                    tally = seen.standings.setdefault(r.players[side], [0, 0, 0])
+                    tally[0 if r.winner == side else 1 if r.winner == other else 2] += 1
         return seen
 
 

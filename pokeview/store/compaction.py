@@ -91,8 +91,9 @@ class DamagedGame(PokeviewError):
     """A compacted game whose body cannot be read; the other games are not affected."""
 
 
-class Compaction:
-    """The base of the Store's parts: its connection and how games are compacted."""
+class StoreConnection:
+    """The base of the Store's parts: its connection, what waits to be written, and how ended
+    games are compacted."""
 
     path: Path
     conn: sqlite3.Connection
@@ -108,7 +109,7 @@ class Compaction:
     _uncommitted_events: list[tuple[int, str | None, str, str, float]]
     _uncommitted_decisions: list[tuple[Any, ...]]
     _written: dict[int, Written]
-    _rebuilders: dict[tuple[int, str | None], Any]  # see Journal._follower
+    _rebuilders: dict[tuple[int, str | None], Any]  # see DecisionsAndEvents._follower
 
     def _first_inserted(self, count: int) -> int:
         """The id of the first of the `count` rows the last insert statement wrote: one

@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Iterable
 from typing import Any
 
 from pokeview.errors import UnknownGame
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
-from pokeview.store.journal import Journal
-from pokeview.store.rows import GameRow, dumps, now
+from pokeview.store.journal import DecisionsAndEvents
+from pokeview.store.rows import DecisionFact, GameLine, GameRow, PlayerStats, dumps, now
 
 
-class GameQueries(Journal):
+class GamesAndPlayers(DecisionsAndEvents):
     # -- players -----------------------------------------------------------------------------
 
     def remember_player(self, name: str, kind: str, config: dict[str, Any]) -> bool:
@@ -252,29 +251,24 @@ class GameQueries(Journal):
         ).fetchall()
         return [GameRow.from_row(r) for r in rows]
 
-    def search_games(
-        self, text: str = "", *, limit: int = 200, offset: int = 0
-    ) -> list[sqlite3.Row]:
+    def search_games(self, text: str = "", *, limit: int = 200, offset: int = 0) -> list[GameLine]:
         """Light rows for lists: newest first, filtered by id, player, format, status or run."""
-        sql = (
-            "select g.id, g.started_at, g.format, g.p1, g.p2, g.winner, g.turns, g.status, "
-            "r.name as run from games g left join runs r on r.id = g.run_id"
-        )
-        params: list[Any] = []
+        where, params = "1", list[Any]()
         text = text.strip()
         if text:
             if text.isdigit():
-                sql += " where g.id = ?"
+                where = "g.id = ?"
                 params.append(int(text))
             else:
                 like = f"%{text}%"
-                sql += (
-                    " where g.p1 like ? or g.p2 like ? or g.format like ? or g.status = ? "
+                where = (
+                    "g.p1 like ? or g.p2 like ? or g.format like ? or g.status = ? "
                     "or r.name like ? or g.winner = ?"
                 )
                 params += [like, like, like, text, like, text]
-        sql += " order by g.id desc limit ? offset ?"
-        return self.conn.execute(sql, (*params, limit, offset)).fetchall()
+        return GameLine.query(
+            self.conn, where, (*params, limit, offset), order="g.id desc limit ? offset ?"
+        )
 
     def count_games(self) -> int:
         return int(self.conn.execute("select count(*) from games").fetchone()[0])
@@ -285,16 +279,15 @@ class GameQueries(Journal):
             sql, params = sql + " where status = ?", (status,)
         return [r[0] for r in self.conn.execute(sql + " order by id", params)]
 
-    def player_decision_stats(self, game_ids: Iterable[int]) -> list[sqlite3.Row]:
-        """Per player, over these games: (player, decisions, with usage, output tokens, total
-        ms, re-asks, random picks, autopilot, cost, unknown-cost decisions, model decisions)."""
+    def player_decision_stats(self, game_ids: Iterable[int]) -> list[PlayerStats]:
+        """Per player, their decisions in these games summed."""
         ids = list(game_ids)
         self._ensure_stats(ids)
         self.conn.execute("create temp table if not exists rated (id integer primary key)")
         self.conn.execute("delete from rated")
         self.conn.executemany("insert into rated values (?)", [(i,) for i in ids])
         try:
-            return self.conn.execute(
+            rows = self.conn.execute(
                 "select case s.side when 'p1' then g.p1 else g.p2 end as player, "
                 "sum(s.decisions), sum(s.with_usage), sum(s.output_tokens), sum(s.ms_total), "
                 "sum(s.reasks), sum(s.random_picks), sum(s.autopilot), sum(s.cost), "
@@ -302,17 +295,16 @@ class GameQueries(Journal):
                 "from decision_stats s join games g on g.id = s.game_id "
                 "join rated on rated.id = g.id group by player"
             ).fetchall()
+            return [PlayerStats.from_row(r) for r in rows]
         finally:
             self.conn.execute("delete from rated")
 
-    def void_games(self, run_id: int | None = None) -> list[tuple[str, str, str]]:
-        """(p1, p2, error) of every void game (of one run, or all): a model was on autopilot."""
-        sql = "select p1, p2, coalesce(error, '') from games where status = 'void'"
-        params: tuple[Any, ...] = ()
+    def void_games(self, run_id: int | None = None) -> list[GameLine]:
+        """Every void game (of one run, or all): a model was on autopilot; `error` says why."""
+        where, params = "g.status = 'void'", tuple[Any, ...]()
         if run_id is not None:
-            sql += " and run_id = ?"
-            params = (run_id,)
-        return [tuple(r) for r in self.conn.execute(sql + " order by id", params)]
+            where, params = where + " and g.run_id = ?", (run_id,)
+        return GameLine.query(self.conn, where, params)
 
     def game_cost(self, game_id: int) -> float | None:
         """USD both sides' models cost in one game; None when any of it is unknown or no model."""
@@ -334,12 +326,12 @@ class GameQueries(Journal):
         ).fetchone()
         return row is not None
 
-    def decision_facts(self, game_ids: list[int]) -> list[dict[str, Any]]:
+    def decision_facts(self, game_ids: list[int]) -> list[DecisionFact]:
         """Per decision of these games, the few facts a report needs (no prompts or reasoning):
         player, its settings' kind and name, how it was made, the label of the action taken,
         usage (JSON text), cost, whether a model made it, answers given, and answers that named
         an action not on the list (with the first such). Read from rows or bodies alike."""
-        out: list[dict[str, Any]] = []
+        out: list[DecisionFact] = []
         for game_id in game_ids:
             game = self.game(game_id)
             names = {"p1": game.p1, "p2": game.p2}
@@ -354,21 +346,21 @@ class GameQueries(Journal):
                 ]
                 usage = detail.get("usage")
                 out.append(
-                    {
-                        "game_id": game_id,
-                        "side": d.side,
-                        "turn": d.turn,
-                        "how": d.how,
-                        "player": names[d.side],
-                        "kind": configs[d.side].get("kind"),
-                        "spec_name": configs[d.side].get("player"),
-                        "label": d.actions[d.action] if 0 <= d.action < len(d.actions) else None,
-                        "usage": dumps(usage) if usage is not None else None,
-                        "cost": detail.get("cost"),
-                        "model": int(detail.get("model") is not None),
-                        "answers": sum(1 for a in attempts if a.get("status") == "ok"),
-                        "unknown_actions": len(unknown),
-                        "unknown_example": unknown[0] if unknown else None,
-                    }
+                    DecisionFact(
+                        game_id=game_id,
+                        side=d.side,
+                        turn=d.turn,
+                        how=d.how,
+                        player=names[d.side],
+                        kind=configs[d.side].get("kind"),
+                        spec_name=configs[d.side].get("player"),
+                        label=d.actions[d.action] if 0 <= d.action < len(d.actions) else None,
+                        usage=dumps(usage) if usage is not None else None,
+                        cost=detail.get("cost"),
+                        model=detail.get("model") is not None,
+                        answers=sum(1 for a in attempts if a.get("status") == "ok"),
+                        unknown_actions=len(unknown),
+                        unknown_example=unknown[0] if unknown else None,
+                    )
                 )
         return out

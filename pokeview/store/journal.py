@@ -13,7 +13,7 @@ from pokeview.store import events as ev
 from pokeview.store.compaction import (
     DECISION_FIELDS,
     JSON_DECISION,
-    Compaction,
+    StoreConnection,
     decision_row,
     payload,
     unreadable_side_event,
@@ -27,7 +27,7 @@ _INSERTED = bodies.DECISION_COLUMNS[1:]  # a decision row's columns but its id
 REBUILDERS = 16  # running games whose side events a Store follows at once (spectating)
 
 
-class Journal(Compaction):
+class DecisionsAndEvents(StoreConnection):
     _commit_scheduled: asyncio.TimerHandle | None
 
     # -- decisions ---------------------------------------------------------------------------

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar
 
 import orjson
 
@@ -89,11 +90,94 @@ class GameRow:
 
     @property
     def winner_name(self) -> str:
-        if self.winner == "p1":
-            return self.p1
-        if self.winner == "p2":
-            return self.p2
-        return "tie" if self.winner == "tie" else "-"
+        return winner_name(self.winner, self.p1, self.p2)
+
+
+@dataclass(slots=True, frozen=True)
+class GameLine:
+    """A game as lists, tallies and ratings read it: its place in a run, players and result,
+    without its settings or logs (`GameRow` is the whole game)."""
+
+    id: int
+    run_id: int | None
+    run: str | None  # the run's name
+    pair: int | None
+    seat: int | None
+    format: str
+    started_at: str
+    p1: str
+    p2: str
+    status: str
+    winner: str | None
+    turns: int | None
+    error: str | None
+    excluded: bool  # left out of the ratings (a fork, a harness error, a void game)
+
+    # What every query of game lines selects, in the fields' order.
+    SELECT: ClassVar[str] = (
+        "select g.id, g.run_id, r.name, g.pair, g.seat, g.format, g.started_at, g.p1, g.p2, "
+        "g.status, g.winner, g.turns, g.error, coalesce(g.exclude_from_ratings, 0) != 0 "
+        "from games g left join runs r on r.id = g.run_id"
+    )
+
+    @classmethod
+    def query(
+        cls, conn: sqlite3.Connection, where: str, params: Sequence[Any], order: str = "g.id"
+    ) -> list[GameLine]:
+        """The game lines `where` picks (a condition on `g`, the games, and `r`, their run)."""
+        sql = f"{cls.SELECT} where {where} order by {order}"
+        return [cls(*flag_last(row)) for row in conn.execute(sql, tuple(params))]
+
+    @property
+    def players(self) -> dict[str, str]:
+        return {"p1": self.p1, "p2": self.p2}
+
+    @property
+    def winner_name(self) -> str:
+        return winner_name(self.winner, self.p1, self.p2)
+
+
+@dataclass(slots=True, frozen=True)
+class PlayerStats:
+    """One player's decisions summed over some games (`Store.player_decision_stats`)."""
+
+    player: str
+    decisions: int
+    with_usage: int  # decisions whose token usage is known
+    output_tokens: int
+    ms_total: float
+    reasks: int
+    random_picks: int
+    autopilot: int
+    cost: float | None  # USD of the decisions whose cost is known
+    unknown_cost: int  # decisions of unknown cost
+    model_decisions: int
+    estimated: bool  # some token counts are estimates
+
+    @classmethod
+    def from_row(cls, row: Sequence[Any]) -> PlayerStats:
+        return cls(*flag_last(row))
+
+
+@dataclass(slots=True, frozen=True)
+class DecisionFact:
+    """The few facts of one decision a report needs (`Store.decision_facts`): no prompt, no
+    reasoning."""
+
+    game_id: int
+    side: str
+    turn: int
+    how: str
+    player: str
+    kind: str | None  # its settings' kind ("llm", "bot", ...)
+    spec_name: str | None  # a model's name in the players file
+    label: str | None  # the label of the action taken
+    usage: str | None  # token usage, JSON text
+    cost: float | None
+    model: bool  # a model made it
+    answers: int  # answers given
+    unknown_actions: int  # answers that named an action not on the list
+    unknown_example: str | None  # the first such
 
 
 @dataclass(slots=True)
@@ -150,6 +234,22 @@ class EventRow:
     kind: str
     data: Any  # the kind's typed payload (pokeview.store.events)
     at: float
+
+
+def flag_last(row: Sequence[Any]) -> list[Any]:
+    """A row's values with the last, SQLite's 0 or 1, as a bool."""
+    values = list(row)
+    values[-1] = bool(values[-1])
+    return values
+
+
+def winner_name(winner: str | None, p1: str, p2: str) -> str:
+    """Who won, as shown: a player's name, "tie", or "-" while there is no result."""
+    if winner == "p1":
+        return p1
+    if winner == "p2":
+        return p2
+    return "tie" if winner == "tie" else "-"
 
 
 def process_alive(pid: int | None) -> bool:

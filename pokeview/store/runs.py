@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import os
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from pokeview.errors import PokeviewError
-from pokeview.store.compaction import Compaction
-from pokeview.store.rows import RunRow, dumps, now
+from pokeview.store.compaction import StoreConnection
+from pokeview.store.rows import GameLine, RunRow, dumps, now
 
 
-class RunQueries(Compaction):
+class RunsAndSpectators(StoreConnection):
     # -- runs --------------------------------------------------------------------------------
 
     def run(self, name_or_id: str | int) -> RunRow:
@@ -110,33 +109,24 @@ class RunQueries(Compaction):
         row = self.conn.execute("select name from runs where id = ?", (run_id,)).fetchone()
         return row[0] if row else None
 
-    def run_games(self, run_id: int) -> list[tuple[int, int, int, str, str, str]]:
-        """(id, pair, seat, p1, p2, status) of every game the run has recorded."""
-        return [
-            tuple(r)
-            for r in self.conn.execute(
-                "select id, pair, seat, p1, p2, status from games where run_id = ? order by id",
-                (run_id,),
-            )
-        ]
+    def run_games(self, run_id: int) -> list[GameLine]:
+        """Every game the run has recorded, in the order it was recorded."""
+        return GameLine.query(self.conn, "g.run_id = ?", (run_id,))
 
-    def running_games(self, run_ids: Sequence[int]) -> list[sqlite3.Row]:
-        """(id, p1, p2, run_id) of the games of these runs still being played."""
+    def running_games(self, run_ids: Sequence[int]) -> list[GameLine]:
+        """The games of these runs still being played."""
         marks = ",".join("?" * len(run_ids)) or "null"
-        return self.conn.execute(
-            f"select id, p1, p2, run_id from games where status = 'running' "
-            f"and run_id in ({marks}) order by id",
-            tuple(run_ids),
-        ).fetchall()
+        return GameLine.query(self.conn, f"g.status = 'running' and g.run_id in ({marks})", run_ids)
 
-    def ended_games(self, run_ids: Sequence[int], limit: int = 30) -> list[sqlite3.Row]:
-        """(id, p1, p2, winner, turns, status) of these runs' games no longer running."""
+    def ended_games(self, run_ids: Sequence[int], limit: int = 30) -> list[GameLine]:
+        """These runs' games no longer running, newest first."""
         marks = ",".join("?" * len(run_ids)) or "null"
-        return self.conn.execute(
-            f"select id, p1, p2, winner, turns, status from games where status != 'running' "
-            f"and run_id in ({marks}) order by id desc limit ?",
+        return GameLine.query(
+            self.conn,
+            f"g.status != 'running' and g.run_id in ({marks})",
             (*run_ids, limit),
-        ).fetchall()
+            order="g.id desc limit ?",
+        )
 
     def ended_mark(self, run_ids: Sequence[int]) -> tuple[int, int]:
         """(count, newest id) of these runs' ended games: changes whenever one ends."""
@@ -148,44 +138,30 @@ class RunQueries(Compaction):
         ).fetchone()
         return int(row[0]), int(row[1])
 
-    def results(self, run_ids: Sequence[int]) -> list[sqlite3.Row]:
-        """(p1, p2, winner) of these runs' finished games."""
+    def results(self, run_ids: Sequence[int]) -> list[GameLine]:
+        """These runs' finished games."""
         marks = ",".join("?" * len(run_ids)) or "null"
-        return self.conn.execute(
-            f"select p1, p2, winner from games where status = 'finished' and run_id in ({marks})",
-            tuple(run_ids),
-        ).fetchall()
-
-    def rating_games(self, run_id: int | None = None) -> list[sqlite3.Row]:
-        """Finished games that count for ratings (harness errors and forks left out)."""
-        sql = (
-            "select id, run_id, pair, seat, p1, p2, winner from games "
-            "where status = 'finished' and coalesce(exclude_from_ratings, 0) = 0"
+        return GameLine.query(
+            self.conn, f"g.status = 'finished' and g.run_id in ({marks})", run_ids
         )
+
+    def rating_games(self, run_id: int | None = None) -> list[GameLine]:
+        """Finished games that count for ratings (harness errors and forks left out)."""
+        where = "g.status = 'finished' and coalesce(g.exclude_from_ratings, 0) = 0"
         params: tuple[Any, ...] = ()
         if run_id is not None:
-            sql += " and run_id = ?"
+            where += " and g.run_id = ?"
             params = (run_id,)
         # A canonical order (not by id, which follows finishing order): the same games always
         # give the same bootstrap draws, however often the runner was interrupted.
-        order = " order by coalesce(run_id, 0), coalesce(pair, id), seat, p1, p2, id"
-        return self.conn.execute(sql + order, params).fetchall()
+        order = "coalesce(g.run_id, 0), coalesce(g.pair, g.id), g.seat, g.p1, g.p2, g.id"
+        return GameLine.query(self.conn, where, params, order)
 
     def error_games(self, run_id: int | None = None) -> int:
         sql = "select count(*) from games where status = 'error'"
         if run_id is not None:
             return int(self.conn.execute(sql + " and run_id = ?", (run_id,)).fetchone()[0])
         return int(self.conn.execute(sql).fetchone()[0])
-
-    def run_results(self, run_id: int) -> list[sqlite3.Row]:
-        """Every game a run recorded, light: id, pair, seat, p1, p2, status, winner, turns,
-        whether it is left out of the ratings, and its error."""
-        return self.conn.execute(
-            "select id, pair, seat, p1, p2, status, winner, turns, "
-            "coalesce(exclude_from_ratings, 0) as excluded, error "
-            "from games where run_id = ? order by id",
-            (run_id,),
-        ).fetchall()
 
     def ending_counts(self, run_id: int) -> dict[str, int]:
         """How many of a run's finished games ended each way other than by a last faint."""

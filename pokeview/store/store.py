@@ -21,10 +21,10 @@ from pokeview import paths
 from pokeview.errors import PokeviewError
 from pokeview.store import schema
 from pokeview.store.compaction import DamagedGame, Written
-from pokeview.store.games import GameQueries
+from pokeview.store.games import GamesAndPlayers
 from pokeview.store.rows import REPLAY_SEED, DecisionRow, EventRow, GameRow, RunRow
-from pokeview.store.runs import RunQueries
-from pokeview.store.transfer import Transfer
+from pokeview.store.runs import RunsAndSpectators
+from pokeview.store.transfer import ExportAndImport
 
 __all__ = [
     "REPLAY_SEED",
@@ -56,7 +56,10 @@ class Summary:
         return sum(self.statuses.values())
 
 
-class Store(GameQueries, Transfer, RunQueries):
+# The Store is made of parts, one module each, all on one connection (StoreConnection, in
+# compaction.py): DecisionsAndEvents (journal.py) under GamesAndPlayers (games.py) and
+# ExportAndImport (transfer.py), and RunsAndSpectators (runs.py).
+class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
     def __init__(self, path: Path, on_migrate: Callable[[int, int], None] | None = None) -> None:
         self.path = path
         self.read_only = False

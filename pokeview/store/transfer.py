@@ -9,10 +9,10 @@ from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, DamagedGame
 from pokeview.store.differences import BadDifferences, Rebuilder
-from pokeview.store.journal import Journal
+from pokeview.store.journal import DecisionsAndEvents
 
 
-class Transfer(Journal):
+class ExportAndImport(DecisionsAndEvents):
     # -- export and import -------------------------------------------------------------------
 
     def export_rows(

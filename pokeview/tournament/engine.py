@@ -75,9 +75,7 @@ def checked_players(
     a run or ladder that cannot be played is refused before anything is recorded."""
     players = {spec: make_player(spec, players_file, server=server) for spec in specs}
     for player in players.values():
-        check = getattr(player, "check_format", None)
-        if check is not None:
-            check(format)
+        player.check_format(format)
     return players
 
 

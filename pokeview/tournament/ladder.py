@@ -36,7 +36,7 @@ import orjson
 from pokeview import config_files
 from pokeview.errors import PokeviewError
 from pokeview.ratings.bradley_terry import anchored_covariance, fit_anchored, score_matrix
-from pokeview.store.rows import dumps
+from pokeview.store.rows import GameLine, dumps
 from pokeview.store.store import Store
 
 CONTROL = "random"  # the screening opponent: a model that cannot beat it is set up wrong
@@ -280,27 +280,27 @@ def matchup(a: str, b: str) -> tuple[str, str]:
 class Record:
     """The ladder's games, read once: which planned games are done, and who beat whom."""
 
-    rated: list[Any]  # finished games that count, in a canonical order
+    rated: list[GameLine]  # finished games that count, in a canonical order
     tries: dict[tuple[Any, ...], int]  # (pair, seat, A, B) -> finished or errored attempts
     done: set[tuple[Any, ...]]
     game_ids: list[int]
 
     @classmethod
     def read(cls, store: Store, run_id: int) -> Record:
-        rows = store.run_results(run_id)
+        rows = store.run_games(run_id)
         tries: dict[tuple[Any, ...], int] = {}
         done = set()
         rated = []
         for r in rows:
-            key = (r["pair"], r["seat"], *matchup(r["p1"], r["p2"]))
-            if r["status"] in ("finished", "void", "error"):
+            key = (r.pair, r.seat, *matchup(r.p1, r.p2))
+            if r.status in ("finished", "void", "error"):
                 tries[key] = tries.get(key, 0) + 1
-            if r["status"] == "finished" and not r["excluded"]:
+            if r.status == "finished" and not r.excluded:
                 done.add(key)
                 rated.append(r)
         done |= {k for k, n in tries.items() if n >= TRIES}
-        rated.sort(key=lambda r: (r["pair"], r["seat"], r["p1"], r["p2"], r["id"]))
-        return cls(rated, tries, done, [r["id"] for r in rows])
+        rated.sort(key=lambda r: (r.pair, r.seat, r.p1, r.p2, r.id))
+        return cls(rated, tries, done, [r.id for r in rows])
 
     def pair_done(self, pair: int, a: str, b: str) -> bool:
         return all((pair, seat, *matchup(a, b)) in self.done for seat in (0, 1))
@@ -309,10 +309,10 @@ class Record:
         return sum(
             1
             for r in self.rated
-            if r["pair"] in pairs
-            and {r["p1"], r["p2"]} == {player, opponent}
-            and r["winner"] in ("p1", "p2")
-            and r[r["winner"]] == player
+            if r.pair in pairs
+            and {r.p1, r.p2} == {player, opponent}
+            and r.winner in ("p1", "p2")
+            and r.players[r.winner] == player
         )
 
 
@@ -357,12 +357,10 @@ def fit_ladder(ladder: Ladder, record: Record) -> Fitted:
     spread at all, which would call two players separated after a single pair."""
     names = ladder.members
     index = {n: x for x, n in enumerate(names)}
-    rows = [r for r in record.rated if r["p1"] in index and r["p2"] in index]
-    i = np.array([index[r["p1"]] for r in rows], dtype=int)
-    j = np.array([index[r["p2"]] for r in rows], dtype=int)
-    score = np.array(
-        [1.0 if r["winner"] == "p1" else 0.0 if r["winner"] == "p2" else 0.5 for r in rows]
-    )
+    rows = [r for r in record.rated if r.p1 in index and r.p2 in index]
+    i = np.array([index[r.p1] for r in rows], dtype=int)
+    j = np.array([index[r.p2] for r in rows], dtype=int)
+    score = np.array([1.0 if r.winner == "p1" else 0.0 if r.winner == "p2" else 0.5 for r in rows])
     fixed = {index[n]: v for n, v in ladder.anchors.items() if n in index}
     scores = score_matrix(len(names), i, j, score)
     ratings = fit_anchored(scores, fixed)
@@ -399,9 +397,7 @@ def screening(ladder: Ladder, record: Record) -> dict[str, str]:
             continue
         if record.wins(player, CONTROL, set(pairs)) == 0:
             counted = sum(
-                1
-                for r in record.rated
-                if r["pair"] in pairs and {r["p1"], r["p2"]} == {player, CONTROL}
+                1 for r in record.rated if r.pair in pairs and {r.p1, r.p2} == {player, CONTROL}
             )
             void = (
                 f" ({2 * screen - counted} of them void or failed: on autopilot or in errors)"

@@ -13,6 +13,7 @@ from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, side_costs
+from pokeview.store.rows import GameLine
 from pokeview.store.store import Store
 from pokeview.tournament.ladder import (
     Ladder,
@@ -27,8 +28,8 @@ def is_free(player: str, players_file: str | None) -> bool | None:
     """True for bots and outside programs, False for a priced model, None for an unpriced one.
 
     Read from the players file, so that it needs no API key (`ladder show` runs without one)."""
+    from pokeview.players.kinds import LOOPBACK
     from pokeview.players.llm.config import load_players
-    from pokeview.players.registry import LOOPBACK
 
     if not player.startswith("llm:"):
         return True
@@ -79,22 +80,22 @@ class Costs:
         self.per_game: dict[str, list[float | None]] = {}
         self.by_game: dict[int, float | None] = {}
 
-    def add_games(self, rows: list[Any]) -> None:
-        rows = [r for r in rows if r["status"] != "running"]  # costed once they end
-        paid = [r for r in rows if not (self.free.get(r["p1"]) and self.free.get(r["p2"]))]
-        facts = self.store.decision_facts([r["id"] for r in paid])
+    def add_games(self, rows: list[GameLine]) -> None:
+        rows = [r for r in rows if r.status != "running"]  # costed once they end
+        paid = [r for r in rows if not (self.free.get(r.p1) and self.free.get(r.p2))]
+        facts = self.store.decision_facts([r.id for r in paid])
         sides = side_costs(facts, self.prices)
         for r in rows:
             total: float | None = 0.0
             for side in ("p1", "p2"):
-                if self.free.get(r[side]):
+                if self.free.get(r.players[side]):
                     value: float | None = 0.0
                 else:
-                    value = sides.get((r["id"], side))
-                    if r["status"] == "finished":
-                        self.per_game.setdefault(r[side], []).append(value)
+                    value = sides.get((r.id, side))
+                    if r.status == "finished":
+                        self.per_game.setdefault(r.players[side], []).append(value)
                 total = None if total is None or value is None else total + value
-            self.by_game[r["id"]] = total
+            self.by_game[r.id] = total
 
     def estimate(self, player: str) -> float | None:
         """Expected USD per game of this player: 0 if free, its average so far, else None."""
@@ -110,18 +111,16 @@ class Costs:
         known = [c for c in self.per_game.get(player, []) if c is not None]
         return max(known) if known else None
 
-    def spend(self, rows: list[Any]) -> Spend:
+    def spend(self, rows: list[GameLine]) -> Spend:
         """Games that ended (an interrupted game is played again: it counts once, when it ends)
         and dollars of every game that was played, interrupted ones included."""
-        self.add_games(
-            [r for r in rows if r["status"] != "running" and r["id"] not in self.by_game]
-        )
+        self.add_games([r for r in rows if r.status != "running" and r.id not in self.by_game])
         s = Spend()
         for row in rows:
-            if row["status"] == "running":
+            if row.status == "running":
                 continue
-            s.games += row["status"] != "interrupted"
-            value = self.by_game.get(row["id"])
+            s.games += row.status != "interrupted"
+            value = self.by_game.get(row.id)
             if value is None:
                 s.unknown += 1
             else:

@@ -192,16 +192,14 @@ async def play_ladder(
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
     costs = Costs(store, ladder, players_file)
-    costs.add_games(store.run_results(ladder.run_id))
+    costs.add_games(store.run_games(ladder.run_id))
     check_prices(ladder, budget, costs, screening(ladder, record))
-    for row in store.run_results(ladder.run_id):
-        if row["status"] == "running":
-            store.mark_interrupted(row["id"])  # played again from its seed, under a new id
+    for row in store.run_games(ladder.run_id):
+        if row.status == "running":
+            store.mark_interrupted(row.id)  # played again from its seed, under a new id
 
     def budget_spend() -> Spend:
-        return costs.spend(
-            [r for r in store.run_results(ladder.run_id) if r["id"] > budget.after_game]
-        )
+        return costs.spend([r for r in store.run_games(ladder.run_id) if r.id > budget.after_game])
 
     for line in preview(ladder, record, costs, budget, budget_spend()):
         say(line)
@@ -333,7 +331,7 @@ def status_lines(store: Store, ladder: Ladder, players_file: str | None = None) 
     players_file = players_file or ladder.config.get("players_file")
     record = Record.read(store, ladder.run_id)
     costs = Costs(store, ladder, players_file)
-    rows = store.run_results(ladder.run_id)
+    rows = store.run_games(ladder.run_id)
     costs.add_games(rows)
     stopped = screening(ladder, record)
     assigned = assigned_pairs(ladder)

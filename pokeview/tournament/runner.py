@@ -48,11 +48,11 @@ def prepare_run(
     run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), alive)
     run_id = run.id
     done = set()
-    for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
-        if status == "running":
-            store.mark_interrupted(game_id)  # played again from its seed, under a new id
-        elif status in ("finished", "error"):  # void and interrupted games are played again
-            done.add(played_key(pair, seat, p1, p2))
+    for game in store.run_games(run_id):
+        if game.status == "running":
+            store.mark_interrupted(game.id)  # played again from its seed, under a new id
+        elif game.status in ("finished", "error"):  # void and interrupted games are played again
+            done.add(played_key(game.pair, game.seat, game.p1, game.p2))
     todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
     return run_id, todo, len(planned) - len(todo)
 
@@ -74,7 +74,7 @@ def _check_same_players(
             )
 
 
-def played_key(pair: int, seat: int, p1: str, p2: str) -> tuple[Any, ...]:
+def played_key(pair: int | None, seat: int | None, p1: str, p2: str) -> tuple[Any, ...]:
     # The seat as planned and the two players, in either order (games recorded before pokeview
     # chose the seats on its local server have pokeview's side first whatever the plan said).
     return (pair, seat, *sorted((p1, p2)))

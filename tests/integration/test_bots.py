@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from pokeview.players import make_player
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.random_choice import random_choice
 from tests.helpers import game
 
 
-class BothWays:
+class BothWays(Player):
     """poke-env's RandomPlayer on a parsed Battle, checked against the request-only choice."""
 
     kind = "bot"

@@ -90,7 +90,7 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
     await asyncio.wait_for(accepting, 60)
     assert progress.done == 2 and progress.failed == 0
     run = store.find_run("server")
-    games = [store.game(gid) for gid, *_ in store.run_games(run.id)]
+    games = [store.game(g.id) for g in store.run_games(run.id)]
     # Both seats of the pair: pokeview chose the seed and the seats, not the server.
     by_seat = {g.seat: g for g in games}
     assert [(by_seat[s].p1, by_seat[s].p2, by_seat[s].status) for s in (0, 1)] == [
@@ -98,8 +98,8 @@ async def test_an_outside_poke_env_player_plays_mirror_pairs_over_the_server_as_
         ("server:firstmove", "heuristic", "finished"),
     ]
     bridge_games = {
-        store.game(gid).seat: store.game(gid)
-        for gid, *_ in store.run_games(store.find_run("in-process").id)
+        store.game(g.id).seat: store.game(g.id)
+        for g in store.run_games(store.find_run("in-process").id)
     }
     for seat, game in by_seat.items():
         theirs_side = "p2" if seat == 0 else "p1"

@@ -354,11 +354,12 @@ async def test_a_game_cancelled_in_a_run_leaves_nothing_waiting_for_a_commit(bri
     import sqlite3
 
     from pokeview.players import make_player
+    from pokeview.players.base import Player
     from pokeview.store import events as ev
 
     asked: asyncio.Future[int] = asyncio.get_running_loop().create_future()
 
-    class Stalls:
+    class Stalls(Player):
         kind = "test"
         name = "stalls"
 

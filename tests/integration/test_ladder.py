@@ -239,11 +239,9 @@ async def test_games_on_autopilot_are_void_played_again_once_then_the_player_sto
         store, bridge, "void", budget_games=12, players_file=str(players), say=said.append
     )
     assert "(2 of them void or failed" in outcome.stopped["llm:broken"]
-    rows = [
-        r for r in store.run_results(store.run("void").id) if "llm:broken" in (r["p1"], r["p2"])
-    ]
-    assert len(rows) == 4 and all(r["excluded"] and r["status"] == "void" for r in rows)
-    assert sorted((r["pair"], r["seat"]) for r in rows) == [(0, 0), (0, 0), (0, 1), (0, 1)]
+    rows = [r for r in store.run_games(store.run("void").id) if "llm:broken" in (r.p1, r.p2)]
+    assert len(rows) == 4 and all(r.excluded and r.status == "void" for r in rows)
+    assert sorted((r.pair, r.seat) for r in rows) == [(0, 0), (0, 0), (0, 1), (0, 1)]
     assert any("is played again once" in line for line in said)
     report = build_report(store, "void")
     assert {p.name for p in report.players} == {"random", "max-damage"}  # void games left out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pokeview.battle.actions import Action
-from pokeview.players.base import Decision
+from pokeview.players.base import Decision, Player
 from pokeview.players.llm import prompt
 from pokeview.players.llm.record import side_updates
 from pokeview.players.llm.usage import Usage, cost
@@ -105,7 +105,7 @@ async def test_a_refused_choice_goes_back_to_the_model_with_showdowns_message(
 ):
     model = llm(loopback)
 
-    class RefusedFirst:
+    class RefusedFirst(Player):
         kind, name = "llm", model.name
 
         def describe(self):
@@ -130,7 +130,9 @@ async def test_a_refused_answer_and_the_answer_after_it_are_one_decision_kept_wh
 ):
     model = llm(loopback)
 
-    class AnswerRefused:  # the model answers; its choice is swapped for one Showdown refuses
+    class AnswerRefused(
+        Player
+    ):  # the model answers; its choice is swapped for one Showdown refuses
         kind, name = "llm", model.name
 
         def describe(self):

@@ -8,7 +8,7 @@ from typing import Any
 import orjson
 import pytest
 
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.llm.provider import ANSWER_CAP, REASONING_CAP
 from pokeview.players.llm.usage import MAX_TOKENS
 from tests.helpers import game, llm
@@ -58,7 +58,7 @@ async def test_a_chunk_of_the_wrong_shape_is_a_bad_response_asked_again(
     assert "\n" not in failed["error"] and answered["status"] == "ok"
 
 
-class _Unrecordable:
+class _Unrecordable(Player):
     """A player whose decision the record cannot store (a number past 64 bits in its detail)."""
 
     name, kind = "unrecordable", "test"

@@ -60,7 +60,7 @@ async def test_a_program_that_orders_its_team_plays_recorded_verified_games(
     )
     await asyncio.wait_for(accepting, 60)
     await outside.ps_client.stop_listening()
-    games = [store.game(gid) for gid, *_ in store.run_games(store.find_run(format_id).id)]
+    games = [store.game(g.id) for g in store.run_games(store.find_run(format_id).id)]
     assert [g.status for g in games] == ["finished"] * 2 * PAIRS, [g.error for g in games]
     for game in games:
         theirs = "p2" if game.p2.startswith("server:") else "p1"

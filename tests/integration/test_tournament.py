@@ -160,7 +160,7 @@ def test_two_runners_resuming_at_once_never_both_play(tmp_path):
         store = open_store(db)
         try:
             games = store.run_games(run.id)
-            assert len(games) == 2 and all(g[-1] == "finished" for g in games), games
+            assert len(games) == 2 and all(g.status == "finished" for g in games), games
         finally:
             store.close()
 
@@ -187,7 +187,7 @@ async def test_a_run_whose_bridge_died_mid_game_is_not_finished_and_says_so(tmp_
         async def kill_mid_game() -> None:
             while not killed:
                 running = store.running_games([r.id for r, _ in store.runs()])
-                if len(running) >= 3 and store.decisions(running[0]["id"]):
+                if len(running) >= 3 and store.decisions(running[0].id):
                     os.kill(pool.hosts[0].pid(), signal.SIGKILL)
                     killed.append(True)
                 await asyncio.sleep(0.01)
@@ -196,7 +196,7 @@ async def test_a_run_whose_bridge_died_mid_game_is_not_finished_and_says_so(tmp_
         progress = await run_tournament(config, store=store, bridge=pool)
         killer.cancel()
         assert killed
-        statuses = [s for *_, s in store.run_games(store.run("dies").id)]
+        statuses = [g.status for g in store.run_games(store.run("dies").id)]
         assert "interrupted" in statuses
         assert progress.interrupted == statuses.count("interrupted")
         assert progress.recorded == statuses.count("finished")

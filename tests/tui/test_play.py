@@ -121,7 +121,7 @@ async def test_play_on_from_a_recorded_game(recorded_db):
     before = original.spectator_log.split("|turn|5\n")[0]
     assert fork.spectator_log.startswith(before + "|turn|5\n")  # turns 1..4 replayed exactly
     assert fork.spectator_log != original.spectator_log  # then the new choices
-    assert all(r["id"] != fork_id for r in store.rating_games())
+    assert all(r.id != fork_id for r in store.rating_games())
     store.close()
     app = make_app(recorded_db, lambda: WatchScreen(recorded_db, fork_id, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokeview.errors import PokeviewError
+from pokeview.players.kinds import PlayerKind
 from pokeview.players.llm import prompt
 from pokeview.players.llm.record import side_updates
 from pokeview.store.store import DecisionRow, Store
@@ -57,7 +58,7 @@ def conversation(store: Store, game_id: int, side: str, upto: int | None = None)
     game = store.game(game_id)
     config = game.p1_config if side == "p1" else game.p2_config
     decisions = [d for d in store.decisions(game.id, side) if upto is None or d.idx <= upto]
-    if config.get("kind") == "llm":
+    if config.get("kind") == PlayerKind.LLM:
         from pokeview.players.llm.providers.envelope import envelope
 
         sent = [

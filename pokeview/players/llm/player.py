@@ -17,7 +17,8 @@ import random
 import time
 from typing import Any
 
-from pokeview.players.base import Decision, DecisionContext
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
 from pokeview.players.llm import prompt
 from pokeview.players.llm.answer import parse_answer
 from pokeview.players.llm.config import ModelSpec
@@ -52,8 +53,8 @@ class _Stream:
         self.last = time.monotonic()
 
 
-class LLMPlayer:
-    kind = "llm"
+class LLMPlayer(Player):
+    kind = PlayerKind.LLM
 
     def __init__(self, spec: ModelSpec, client: ChatClient | None = None) -> None:
         self.spec = spec
@@ -67,6 +68,9 @@ class LLMPlayer:
 
     def describe(self) -> dict[str, Any]:
         return self.spec.describe()
+
+    def resume_conversation(self, messages: list[Any]) -> None:
+        self.conversation = list(messages)
 
     async def close(self) -> None:
         await self.client.aclose()
