@@ -11,6 +11,7 @@ import html
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -511,7 +512,8 @@ def provenance(f: Findings) -> str:
     return out
 
 
-def ratings_table(f: Findings) -> str:
+def ratings_table(f: Findings, name: Callable[[str], str] = esc) -> str:
+    """`name` writes a player's name cell (the site links it to the player's page)."""
     head = (
         "<tr><th>#</th><th>player</th><th>Elo</th><th>95% interval</th><th>games</th>"
         "<th>W-L-T</th><th>win rate</th><th>cost/game</th><th>out tok/dec</th></tr>"
@@ -526,7 +528,7 @@ def ratings_table(f: Findings) -> str:
         prov = ' <span class="note">(provisional)</span>' if p.provisional else ""
         est = ' <abbr class="note" title="estimated">est.</abbr>' if p.tokens_estimated else ""
         body.append(
-            f"<tr><td class=n>{n}</td><td>{esc(p.name)}{prov}</td><td class=n>{p.rating:.0f}</td>"
+            f"<tr><td class=n>{n}</td><td>{name(p.name)}{prov}</td><td class=n>{p.rating:.0f}</td>"
             f"<td>{p.low:.0f}–{p.high:.0f}</td><td class=n>{p.games}</td>"
             f"<td class=n>{p.wins}-{p.losses}-{p.ties}</td>"
             f"<td>{100 * p.win_rate:.1f}% ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})</td>"
@@ -536,7 +538,7 @@ def ratings_table(f: Findings) -> str:
     return f'<table id="ratings-table">{head}{"".join(body)}</table>'
 
 
-def model_table(f: Findings) -> str:
+def model_table(f: Findings, name: Callable[[str], str] = esc) -> str:
     rows = []
     for p in f.report.players:
         facts = f.facts.get(p.name, ModelFacts())
@@ -544,7 +546,7 @@ def model_table(f: Findings) -> str:
         share = f"{100 * facts.unknown_actions / facts.answers:.1f}%" if facts.answers else "–"
         example = f" <code>{esc(facts.unknown_example)}</code>" if facts.unknown_example else ""
         rows.append(
-            f"<tr><td>{esc(p.name)}</td><td>{_pct(p.reask_rate)}</td>"
+            f"<tr><td>{name(p.name)}</td><td>{_pct(p.reask_rate)}</td>"
             f"<td>{_pct(p.random_pick_rate)}</td><td>{_pct(p.autopilot_rate)}</td>"
             f"<td>{share}{example}</td>"
             f"<td>{esc(move[0][0]) + f' ({move[0][1]})' if move else '–'}</td></tr>"
@@ -556,14 +558,18 @@ def model_table(f: Findings) -> str:
     return f'<table id="behaviour-table">{head}{"".join(rows)}</table>'
 
 
-def zero_token_table(f: Findings) -> str:
+def _watch_command(game_id: int) -> str:
+    return f"<code>pokeview watch {game_id}</code>"
+
+
+def zero_token_table(f: Findings, game: Callable[[int], str] = _watch_command) -> str:
     if not f.zero_token_wins:
         return (
             '<p id="zero-token-wins">No game was won by a model side that produced no tokens.</p>'
         )
     rows = "".join(
         f"<tr><td class=n>{z['game']}</td><td>{esc(z['player'])} ({z['side']})</td>"
-        f"<td><code>pokeview watch {z['game']}</code></td></tr>"
+        f"<td>{game(z['game'])}</td></tr>"
         for z in f.zero_token_wins
     )
     return (
@@ -572,15 +578,15 @@ def zero_token_table(f: Findings) -> str:
     )
 
 
-def render(f: Findings) -> str:
+def sections(
+    f: Findings,
+    name: Callable[[str], str] = esc,
+    game: Callable[[int], str] = _watch_command,
+) -> list[str]:
+    """The findings' sections, shared by the report's one page and the site's index (which links
+    names and games through `name` and `game`)."""
     later = any(x.costed_later for x in f.facts.values())
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>pokeview report: {esc(f.run_name)}</title>",
-        f"<style>{STYLE}</style></head><body>",
-        f"<h1>Findings: {esc(f.run_name)}</h1>",
+    return [
         f'<section class="provenance" id="provenance">{provenance(f)}</section>',
         '<h2>Main findings</h2><ol id="findings">',
         *(
@@ -590,7 +596,7 @@ def render(f: Findings) -> str:
         "</ol>",
         "<h2>Ratings with 95% intervals</h2>",
         ratings_figure(f.report),
-        ratings_table(f),
+        ratings_table(f, name),
         (
             f'<p class="note" id="estimates">{esc(ESTIMATES_NOTE)}</p>'
             if any(p.tokens_estimated for p in f.report.players)
@@ -611,9 +617,21 @@ def render(f: Findings) -> str:
         "<h2>Re-asks, random picks and autopilot</h2>",
         rates_figure(f.models),
         "<h2>How each player answered</h2>",
-        model_table(f),
+        model_table(f, name),
         "<h2>Games won by a side that produced no tokens</h2>",
-        zero_token_table(f),
+        zero_token_table(f, game),
+    ]
+
+
+def render(f: Findings) -> str:
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>pokeview report: {esc(f.run_name)}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Findings: {esc(f.run_name)}</h1>",
+        *sections(f),
         "</body></html>",
     ]
     return "\n".join(parts)
