@@ -352,7 +352,7 @@ svg.figure { max-width: 100%; height: auto; font-family: inherit; }
 """
 
 
-def _pct(value: float | None) -> str:
+def percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
@@ -546,8 +546,8 @@ def model_table(f: Findings, name: Callable[[str], str] = esc) -> str:
         share = f"{100 * facts.unknown_actions / facts.answers:.1f}%" if facts.answers else "–"
         example = f" <code>{esc(facts.unknown_example)}</code>" if facts.unknown_example else ""
         rows.append(
-            f"<tr><td>{name(p.name)}</td><td>{_pct(p.reask_rate)}</td>"
-            f"<td>{_pct(p.random_pick_rate)}</td><td>{_pct(p.autopilot_rate)}</td>"
+            f"<tr><td>{name(p.name)}</td><td>{percent(p.reask_rate)}</td>"
+            f"<td>{percent(p.random_pick_rate)}</td><td>{percent(p.autopilot_rate)}</td>"
             f"<td>{share}{example}</td>"
             f"<td>{esc(move[0][0]) + f' ({move[0][1]})' if move else '–'}</td></tr>"
         )

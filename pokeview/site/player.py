@@ -5,15 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from pokeview.ratings.report import ModelFacts, settings_cells
+from pokeview.ratings.report import ModelFacts, percent, settings_cells
 from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine
 from pokeview.site.games import status_of
 from pokeview.site.html import esc, game_link, page, player_link
 from pokeview.store.store import GameRow
-
-
-def _pct(value: float | None) -> str:
-    return "–" if value is None else f"{100 * value:.1f}%"
 
 
 def _facts(line: PlayerLine | None, facts: ModelFacts | None) -> str:
@@ -43,9 +39,9 @@ def _facts(line: PlayerLine | None, facts: ModelFacts | None) -> str:
                 "latency per decision",
                 "–" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f} s",
             ),
-            ("re-ask rate", _pct(line.reask_rate)),
-            ("random-pick rate", _pct(line.random_pick_rate)),
-            ("autopilot rate", _pct(line.autopilot_rate)),
+            ("re-ask rate", percent(line.reask_rate)),
+            ("random-pick rate", percent(line.random_pick_rate)),
+            ("autopilot rate", percent(line.autopilot_rate)),
         ]
         if facts and facts.unknown_actions:
             rows.append(
