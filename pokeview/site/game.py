@@ -122,12 +122,13 @@ def decision_html(d: DecisionRow) -> str:
             f'<p class="warn">refused: {esc(refusal.get("label", ""))} — '
             f"{esc(refusal.get('error', ''))}</p>"
         )
-    actions = "".join(
-        f"<li{' class=chosen' if n == d.action else ''}>{esc(label)}</li>"
-        for n, label in enumerate(d.actions)
-    )
-    parts.append(f"<details><summary>legal actions</summary><ol>{actions}</ol></details></div>")
-    return "".join(parts)
+    if not detail.get("messages"):  # a model's prompt lists them already: not twice a page
+        actions = "".join(
+            f"<li{' class=chosen' if n == d.action else ''}>{esc(label)}</li>"
+            for n, label in enumerate(d.actions)
+        )
+        parts.append(f"<details><summary>legal actions</summary><ol>{actions}</ol></details>")
+    return "".join(parts) + "</div>"
 
 
 def turns_of(replay: Replay) -> list[int]:
@@ -137,18 +138,15 @@ def turns_of(replay: Replay) -> list[int]:
 
 
 def side_column(replay: Replay, side: str, turn: int) -> str:
-    lines = "".join(
-        f"<li{' class=turnline' if line.startswith('== Turn ') else ''}>{esc(line)}</li>"
-        for t, line in replay.words[side]
-        if t == turn
-    )
+    # One <pre> of lines, not an element a line: a long game's page stays small.
+    lines = "\n".join(esc(line) for t, line in replay.words[side] if t == turn)
     decisions = [
         d for f in replay.frames[side] if f.turn == turn and (d := replay.decision(f)) is not None
     ]
     name = replay.game.p1 if side == "p1" else replay.game.p2
     return (
         f'<div class="side side-{side}"><h3>{side}: {esc(name)}</h3>'
-        f'<ol class="log">{lines}</ol>{"".join(decision_html(d) for d in decisions)}</div>'
+        f'<pre class="log">{lines}</pre>{"".join(decision_html(d) for d in decisions)}</div>'
     )
 
 
