@@ -191,3 +191,50 @@ def test_hostile_text_does_not_run_on_any_page(tmp_path, monkeypatch):
         assert re.search(r"<title>(.*?)</title>", dom, re.S).group(1) != "RAN", page.name
         assert could_run(dom) == [], page.name
         assert "<b>bold</b>" not in dom, page.name  # markup stayed text
+
+
+async def test_a_game_page_steps_by_key_and_by_click_and_shows_the_prompt(bridge, store, tmp_path):
+    from tests.cdp import Browser
+
+    run = await small_run(store, bridge, tmp_path)
+    folder = tmp_path / "site"
+    build_site(store, run, folder)
+    game = next(g for g in store.games(limit=10) if "loopback" in g.p1 + g.p2)
+    side = "p1" if "loopback" in game.p1 else "p2"
+    browser = Browser(chromium(), (folder / game_file(game.id)).as_uri(), tmp_path / "profile")
+    try:
+        browser.wait_for("document.body.classList.contains('js')")
+        shown = "document.querySelector('section.turn.shown').id"
+        assert browser.value(shown) == "t0"
+        for turn in range(1, 6):  # five turns by key
+            browser.press("ArrowRight")
+            assert browser.value(shown) == f"t{turn}"
+        assert browser.value("location.hash") == "#t5"
+        browser.click('[data-go="-1"]')  # and back by click
+        assert browser.value(shown) == "t4"
+        browser.press("s")  # p1 only: p2's column hidden
+        assert (
+            browser.value("getComputedStyle(document.querySelector('#t4 .side-p2')).display")
+            == "none"
+        )
+        for key in ("1", "2", "Enter"):  # go to turn 12
+            browser.press(key)
+        assert browser.value(shown) == "t12"
+        # The prompt and reasoning of a decision, read back from the page as a reader sees them.
+        decision = min(
+            (d for (s, _), d in Replay.load(store, game.id).decisions.items() if s == side),
+            key=lambda d: d.idx,
+        )
+        block = f"document.getElementById('{side}-d{decision.idx}')"
+        prompts = browser.value(
+            f"Array.from({block}.querySelectorAll('pre.prompt'), p => p.textContent)"
+        )
+        assert prompts == [
+            m["content"] for m in decision.detail["messages"] if m["role"] != "assistant"
+        ]
+        assert (
+            browser.value(f"{block}.querySelector('pre.reasoning').textContent")
+            == decision.detail["reasoning"]
+        )
+    finally:
+        browser.close()
