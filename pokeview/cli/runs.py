@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -178,7 +179,9 @@ def cmd_site(args: argparse.Namespace) -> int:
 
     store = open_store(args, existing=True)
     try:
-        folder = Path(args.output or f"site-{store.run(args.run).name}")
+        # The default folder from the run's name, kept to characters safe in a file name.
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", store.run(args.run).name).strip("._") or "run"
+        folder = Path(args.output or f"site-{name}")
         built = build_site(store, args.run, folder, players_file=args.players)
     finally:
         store.close()

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.battle.replay import Replay
+from pokeview.errors import PokeviewError
 from pokeview.site.build import build_site
 from pokeview.site.html import game_file
 from pokeview.tournament.config import parse_run_config
@@ -88,6 +89,10 @@ async def test_a_run_makes_a_site_whose_links_resolve_and_game_pages_hold_the_re
         assert not re.search(r"@import|url\(", page.read_text()), page.name
     index = (folder / "index.html").read_text()
     assert 'href="games.html"' in index and "llm:loopback" in index and "est." in index
+    assert index.count('<a href="game-') >= 4  # every game behind the head to head, linked
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(PokeviewError, match="cannot write the site to"):
+        build_site(store, run, tmp_path / "a-file")  # a file, not a folder: one clear line
 
     # A model's game page: each decision's messages and reasoning are the record's, exactly.
     game = next(g for g in store.games(limit=10) if "loopback" in g.p1 + g.p2)
@@ -236,5 +241,15 @@ async def test_a_game_page_steps_by_key_and_by_click_and_shows_the_prompt(bridge
             browser.value(f"{block}.querySelector('pre.reasoning').textContent")
             == decision.detail["reasoning"]
         )
+        # The games list, filtered by player as a reader would.
+        browser.call("Page.navigate", url=(folder / "games.html").as_uri())
+        browser.wait_for("document.getElementById('shown-count')?.textContent === '4 of 4 games'")
+        browser.value(
+            "const s = document.querySelector('select[data-filter=player]');"
+            "s.value = 'llm:loopback'; s.dispatchEvent(new Event('change'))"
+        )
+        assert browser.value("document.getElementById('shown-count').textContent") == "2 of 4 games"
+        visible = "Array.from(document.querySelectorAll('#games tbody tr:not([hidden])'), r => r.dataset.p1 + ' ' + r.dataset.p2)"
+        assert all("llm:loopback" in row for row in browser.value(visible))
     finally:
         browser.close()
