@@ -36,7 +36,7 @@ def outcome(game: GameRow) -> str:
         how = of_game(game.ending, game.winner, names, game.turns)  # "" for a last faint
         won = f"{names[game.winner]} ({game.winner}) won" if game.winner in names else "a tie"
         return esc(f"{won}: {how}" if how else f"{won} after {game.turns or 0} turns")
-    if game.status in ("finished", "void") and game.exclude_from_ratings:
+    if game.status == "void" or (game.status == "finished" and game.exclude_from_ratings):
         why = game.error or "left out of the ratings"
         return f'<span class="void">void: {esc(why)}</span>'
     if game.status == "error":

@@ -10,7 +10,7 @@ from pokeview.store.store import GameRow
 
 def status_of(game: GameRow) -> str:
     """finished, void (left out of the ratings), error, running or interrupted."""
-    if game.exclude_from_ratings and game.status in ("finished", "void"):
+    if game.status == "void" or (game.exclude_from_ratings and game.status == "finished"):
         return "void"
     return game.status
 
