@@ -19,4 +19,9 @@ module.exports = [
     },
     rules: {'no-control-regex': 'off'},
   },
+  {
+    // The static site's own script runs in the browser, as a classic script.
+    files: ['pokeview/site_files/*.js'],
+    languageOptions: {sourceType: 'script', globals: globals.browser},
+  },
 ];

@@ -28,6 +28,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     runs.add_ratings,
     ladder.add_ladder,
     runs.add_report,
+    runs.add_site,
     games.add_watch,
     games.add_play,
     exchange.add_import,

@@ -1,8 +1,9 @@
-"""Many games: `run`, `runs`, `spectate`, `ratings` and `report`."""
+"""Many games: `run`, `runs`, `spectate`, `ratings`, `report` and `site`."""
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -154,6 +155,40 @@ def cmd_report(args: argparse.Namespace) -> int:
     finally:
         store.close()
     print(f"report on {args.run} written to {out}")
+    return 0
+
+
+def add_site(commands: Commands) -> None:
+    p = commands.add(
+        "site",
+        cmd_site,
+        "write a run's or ladder's static site: findings, players, games and every decision",
+    )
+    p.add_argument("run", help="a run or ladder name or id")
+    p.add_argument(
+        "-o",
+        "--output",
+        metavar="DIR",
+        help="the folder to write (default: site-RUN); again later, only changed games rewritten",
+    )
+    p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+
+
+def cmd_site(args: argparse.Namespace) -> int:
+    from pokeview.site.build import build_site
+
+    store = open_store(args, existing=True)
+    try:
+        # The default folder from the run's name, kept to characters safe in a file name.
+        name = re.sub(r"[^A-Za-z0-9._-]+", "_", store.run(args.run).name).strip("._") or "run"
+        folder = Path(args.output or f"site-{name}")
+        built = build_site(store, args.run, folder, players_file=args.players)
+    finally:
+        store.close()
+    print(
+        f"site of {args.run} written to {built.folder}/index.html: {built.games} games, "
+        f"{built.written} game pages written ({built.seconds:.1f} s)"
+    )
     return 0
 
 

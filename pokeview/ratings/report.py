@@ -11,6 +11,7 @@ import html
 import math
 import statistics
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -21,7 +22,7 @@ import orjson
 from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, decision_cost
-from pokeview.ratings.summary import PlayerLine, Report, build_report
+from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine, Report, build_report
 from pokeview.safe_write import write_whole
 from pokeview.store.store import Store
 from pokeview.text import strip_control
@@ -185,7 +186,9 @@ def head_to_head_figure(report: Report) -> str:
     names = [p.name for p in report.players]
     if len(names) < 2:
         return "<p>Head to head needs two players.</p>"
-    cell, left, top = 56, 250, 170
+    # Room above the grid for the longest column label at 45° (about 4.6 px a letter), no more.
+    longest = max(len(short(name)) for name in names)
+    cell, left, top = 56, 250, round(24 + longest * 4.6)
     size_w, size_h = left + cell * len(names) + 140, top + cell * len(names) + 10
     body = []
     for c, name in enumerate(names):
@@ -222,18 +225,30 @@ def head_to_head_figure(report: Report) -> str:
     return _svg("fig-head-to-head", size_w, size_h, body, "head to head: row's score vs column")
 
 
+def nice_ticks(most: float, count: int = 5) -> list[float]:
+    """Round ticks from 0 to past `most` (steps of 1, 2 or 5 times a power of ten)."""
+    if most <= 0:
+        return [0.0, 1.0]
+    raw = most / count
+    power = 10 ** math.floor(math.log10(raw))
+    step = next(m * power for m in (1, 2, 5, 10) if m * power >= raw)
+    n = math.floor(most / step) + 1  # one tick past the largest value: no point on the edge
+    return [k * step for k in range(n + 1)]
+
+
 def tokens_figure(findings: Findings) -> str:
     points = [p for p in findings.models if p.output_tokens_per_decision is not None]
     if not points:
         return "<p>No model with recorded token usage.</p>"
     left, top, width, height = 60, 20, 460, 260
-    most = max(p.output_tokens_per_decision or 0 for p in points) or 1.0
+    ticks = nice_ticks(max(p.output_tokens_per_decision or 0 for p in points) * 1.05)
+    most = ticks[-1]
 
     def x(v: float) -> float:
         return left + v / most * width
 
     def y(v: float) -> float:
-        return top + (1 - v) * height
+        return top + 10 + (1 - v) * (height - 20)  # 0% and 100% sit inside the frame
 
     body = [
         f'<line x1="{left}" y1="{top + height}" x2="{left + width}" y2="{top + height}" '
@@ -243,26 +258,43 @@ def tokens_figure(findings: Findings) -> str:
         'text-anchor="middle">output tokens per decision</text>',
         f'<text x="14" y="{top + height / 2}" font-size="11" text-anchor="middle" '
         f'transform="rotate(-90 14 {top + height / 2})">win rate</text>',
-        f'<text x="{left - 4}" y="{top + 4}" font-size="10" text-anchor="end">100%</text>',
-        f'<text x="{left - 4}" y="{top + height}" font-size="10" text-anchor="end">0%</text>',
-        f'<text x="{left + width}" y="{top + height + 14}" font-size="10" '
-        f'text-anchor="end">{most:,.0f}</text>',
     ]
-    for p in points:
+    for share in (0.0, 0.25, 0.5, 0.75, 1.0):
+        body.append(
+            f'<line x1="{left}" y1="{y(share):.1f}" x2="{left + width}" y2="{y(share):.1f}" '
+            f'stroke="#eee"/><text x="{left - 4}" y="{y(share) + 3:.1f}" font-size="10" '
+            f'text-anchor="end">{100 * share:.0f}%</text>'
+        )
+    for tick in ticks:
+        body.append(
+            f'<line x1="{x(tick):.1f}" y1="{top + height}" x2="{x(tick):.1f}" '
+            f'y2="{top + height + 4}" stroke="#888"/><text class="xtick" x="{x(tick):.1f}" '
+            f'y="{top + height + 15}" font-size="10" text-anchor="middle">{tick:,.6g}</text>'
+        )
+    placed: list[tuple[float, float]] = []
+    for p in sorted(points, key=lambda p: (p.output_tokens_per_decision or 0, p.win_rate)):
         px, py = x(p.output_tokens_per_decision or 0), y(p.win_rate)
+        ly = py - 8
+        while any(abs(ly - oy) < 13 and abs(px - ox) < 120 for ox, oy in placed):
+            ly += 14  # a neighbour's label is there: go below it
+        placed.append((px, ly))
+        right = px > left + width * 0.6  # labels of points on the right read leftwards
+        anchor, lx = ("end", px - 8) if right else ("start", px + 8)
         body.append(
             f'<circle class="point" cx="{px:.1f}" cy="{py:.1f}" r="5" fill="#1f6feb">'
-            f"<title>{esc(p.name)}: {p.output_tokens_per_decision:,.0f} tokens per decision, "
-            f"{100 * p.win_rate:.0f}% won</title></circle>"
-            f'<text x="{px + 7:.1f}" y="{py - 6:.1f}" font-size="10">{esc(p.name)}</text>'
+            f"<title>{esc(p.name)}: {p.output_tokens_per_decision:,.0f} tokens per decision"
+            f"{' (estimated)' if p.tokens_estimated else ''}, {100 * p.win_rate:.0f}% won"
+            f"</title></circle>"
+            f'<text class="plabel" x="{lx:.1f}" y="{ly:.1f}" font-size="10" '
+            f'text-anchor="{anchor}">{esc(short(p.name))}</text>'
         )
     r = findings.correlation
     label = "r not defined (fewer than 3 models)" if r is None else f"r = {r:+.2f}"
     body.append(
-        f'<text x="{left + width}" y="{top + 10}" font-size="12" text-anchor="end">{label}</text>'
+        f'<text x="{left + width}" y="{top - 6}" font-size="12" text-anchor="end">{label}</text>'
     )
     return _svg(
-        "fig-tokens", left + width + 120, top + height + 44, body, "tokens per decision vs win rate"
+        "fig-tokens", left + width + 100, top + height + 44, body, "tokens per decision vs win rate"
     )
 
 
@@ -313,12 +345,14 @@ h1 { font-size: 1.6rem; margin-bottom: .2rem; } h2 { margin-top: 2.2rem; font-si
 table { border-collapse: collapse; font-size: .9rem; margin: .6rem 0; }
 th, td { border-bottom: 1px solid #d0d7de; padding: .25rem .6rem; text-align: left; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
+dl.settings { display: grid; grid-template-columns: max-content 1fr; gap: 0 .8rem; margin: 0; }
+dl.settings dt { color: #57606a; } dl.settings dd { margin: 0; }
 .flag { color: #cf222e; font-weight: 600; } .note { color: #57606a; font-size: .85rem; }
 svg.figure { max-width: 100%; height: auto; font-family: inherit; }
 """
 
 
-def _pct(value: float | None) -> str:
+def percent(value: float | None) -> str:
     return "–" if value is None else f"{100 * value:.1f}%"
 
 
@@ -362,7 +396,7 @@ def findings(f: Findings) -> list[tuple[str, bool]]:
         most = max(spenders, key=lambda m: m.output_tokens_per_decision or 0)
         median = statistics.median(m.output_tokens_per_decision or 0 for m in spenders)
         highest = most.output_tokens_per_decision or 0.0
-        ratio = f", or {highest / median:.1f}× the median" if median else ""
+        ratio = f", or {highest / median:.1f}× the median" if median and len(spenders) > 1 else ""
         out.append(
             (
                 f"{most.name} spends the most output tokens per decision: "
@@ -381,8 +415,10 @@ def findings(f: Findings) -> list[tuple[str, bool]]:
     favourites = Counter(m.most_common(1)[0][0] for m in (x.moves for x in f.facts.values()) if m)
     if favourites:
         move, n = favourites.most_common(1)[0]
-        who = "1 player" if n == 1 else f"{n} players"
-        out.append((f"The most common favourite move is {move}, preferred by {who}.", False))
+        if n > 1:  # one player's favourite is no finding (its table row shows it)
+            out.append(
+                (f"The most common favourite move is {move}, preferred by {n} players.", False)
+            )
     worst = [(name, x) for name, x in f.facts.items() if x.answers and x.unknown_actions]
     if worst:
         name, x = max(worst, key=lambda item: item[1].unknown_actions / item[1].answers)
@@ -397,45 +433,87 @@ def findings(f: Findings) -> list[tuple[str, bool]]:
     return out
 
 
+def setting_text(key: str, value: Any) -> str:
+    """One recorded setting in words: prices as dollars per million tokens, flags as yes/no,
+    anything nested as 'key value' pairs (never a Python repr)."""
+    if key == "prices" and isinstance(value, dict):
+        return (
+            ", ".join(f"{k.replace('_', ' ')} ${float(v):.2f}" for k, v in value.items())
+            + " per million tokens"
+        )
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, dict):
+        return "; ".join(f"{k.replace('_', ' ')} {setting_text(k, v)}" for k, v in value.items())
+    if isinstance(value, list):
+        return ", ".join(setting_text(key, v) for v in value)
+    return str(value)
+
+
+def settings_cells(settings: dict[str, Any]) -> str:
+    """A player's recorded settings as a definition list, escaped."""
+    shown = [
+        f"<dt>{esc(k.replace('_', ' '))}</dt><dd>{esc(setting_text(k, v))}</dd>"
+        for k, v in settings.items()
+        if k not in ("kind", "player") and v not in (None, {}, "")
+    ]
+    return f'<dl class="settings">{"".join(shown)}</dl>' if shown else "–"
+
+
 def provenance(f: Findings) -> str:
     h = f.report.header or {}
-    bits = [
-        f"{f.kind} <b>{esc(f.run_name)}</b>",
-        f"pokeview {esc(h.get('pokeview_version', '?'))}",
-        f"Showdown {esc(h.get('showdown_version', '?'))}",
-        f"format {esc(h.get('format', '?'))}",
-        f"turn limit {esc(h.get('turn_limit', '?'))}",
-        f"seed text <code>{esc(h.get('seed_text', '?'))}</code>",
+    rows: list[tuple[str, str]] = [
+        (f.kind, f"<b>{esc(f.run_name)}</b>"),
+        ("pokeview", esc(h.get("pokeview_version", "?"))),
+        ("Showdown", esc(h.get("showdown_version", "?"))),
+        ("format", esc(h.get("format", "?"))),
+        ("turn limit", esc(h.get("turn_limit", "?"))),
+        ("seed text", f"<code>{esc(h.get('seed_text', '?'))}</code>"),
     ]
     if h.get("config_hash"):
-        bits.append(f"config <code>{esc(str(h['config_hash'])[:12])}</code>")
+        rows.append(("config", f"<code>{esc(str(h['config_hash'])[:12])}</code>"))
     if h.get("ladder"):
         lad = h["ladder"]
         anchors = ", ".join(
             f"{esc(k)} at {float(v):g}" for k, v in (lad.get("anchors") or {}).items()
         )
-        bits.append(f"anchors {anchors}; sparring partner {esc(lad.get('sparring'))}")
-    lines = [" · ".join(bits)]
-    for name, settings in (h.get("players") or {}).items():
-        shown = ", ".join(
-            f"{esc(k)}={esc(v)}"
-            for k, v in settings.items()
-            if k != "kind" and v not in (None, {}, "")
-        )
-        lines.append(f"{esc(name)}: {shown}")
+        rows.append(("anchors", anchors))
+        rows.append(("sparring partner", esc(lad.get("sparring"))))
     if f.endings:  # the games a forfeit, the timer or the turn limit ended
         ended = ", ".join(f"{n} by {esc(how)}" for how, n in f.endings.items())
-        lines.append(f"Finished games that did not end by a last faint: {ended}.")
+        rows.append(
+            (
+                "not ended by a last faint",
+                f"Finished games that did not end by a last faint: {ended}.",
+            )
+        )
     made = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    lines.append(
-        f"{f.report.games} rated games; {f.report.excluded_errors} harness errors left out; "
-        f"anchor: {esc(f.report.anchor_note)}; intervals from {f.report.samples} bootstrap samples "
-        f"drawn by mirror pair. Generated {made} by pokeview {esc(__version__)} from the record."
+    rows.append(
+        (
+            "ratings",
+            f"{f.report.games} rated games; {f.report.excluded_errors} harness errors left out; "
+            f"anchor: {esc(f.report.anchor_note)}; intervals from {f.report.samples} bootstrap "
+            "samples drawn by mirror pair.",
+        )
     )
-    return "".join(f"<div>{line}</div>" for line in lines)
+    rows.append(("generated", f"{made} by pokeview {esc(__version__)} from the record"))
+    table = "".join(f"<tr><th scope=row>{esc(k)}</th><td>{v}</td></tr>" for k, v in rows)
+    players = "".join(
+        f"<tr><td>{esc(name)}</td><td>{esc(settings.get('kind', ''))}</td>"
+        f"<td>{settings_cells(settings)}</td></tr>"
+        for name, settings in (h.get("players") or {}).items()
+    )
+    out = f'<table class="facts">{table}</table>'
+    if players:
+        out += (
+            '<table class="players"><tr><th>player</th><th>kind</th><th>settings</th></tr>'
+            f"{players}</table>"
+        )
+    return out
 
 
-def ratings_table(f: Findings) -> str:
+def ratings_table(f: Findings, name: Callable[[str], str] = esc) -> str:
+    """`name` writes a player's name cell (the site links it to the player's page)."""
     head = (
         "<tr><th>#</th><th>player</th><th>Elo</th><th>95% interval</th><th>games</th>"
         "<th>W-L-T</th><th>win rate</th><th>cost/game</th><th>out tok/dec</th></tr>"
@@ -448,18 +526,19 @@ def ratings_table(f: Findings) -> str:
             cost = facts.cost / p.games
         later = " *" if facts is not None and facts.costed_later else ""
         prov = ' <span class="note">(provisional)</span>' if p.provisional else ""
+        est = ' <abbr class="note" title="estimated">est.</abbr>' if p.tokens_estimated else ""
         body.append(
-            f"<tr><td class=n>{n}</td><td>{esc(p.name)}{prov}</td><td class=n>{p.rating:.0f}</td>"
+            f"<tr><td class=n>{n}</td><td>{name(p.name)}{prov}</td><td class=n>{p.rating:.0f}</td>"
             f"<td>{p.low:.0f}–{p.high:.0f}</td><td class=n>{p.games}</td>"
             f"<td class=n>{p.wins}-{p.losses}-{p.ties}</td>"
             f"<td>{100 * p.win_rate:.1f}% ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})</td>"
-            f"<td class=n>{'–' if p.reask_rate is None else _money(cost) + later}</td>"
-            f"<td class=n>{_tokens(p.output_tokens_per_decision)}</td></tr>"
+            f"<td class=n>{'–' if p.reask_rate is None else _money(cost) + later + est}</td>"
+            f"<td class=n>{_tokens(p.output_tokens_per_decision)}{est}</td></tr>"
         )
     return f'<table id="ratings-table">{head}{"".join(body)}</table>'
 
 
-def model_table(f: Findings) -> str:
+def model_table(f: Findings, name: Callable[[str], str] = esc) -> str:
     rows = []
     for p in f.report.players:
         facts = f.facts.get(p.name, ModelFacts())
@@ -467,8 +546,8 @@ def model_table(f: Findings) -> str:
         share = f"{100 * facts.unknown_actions / facts.answers:.1f}%" if facts.answers else "–"
         example = f" <code>{esc(facts.unknown_example)}</code>" if facts.unknown_example else ""
         rows.append(
-            f"<tr><td>{esc(p.name)}</td><td>{_pct(p.reask_rate)}</td>"
-            f"<td>{_pct(p.random_pick_rate)}</td><td>{_pct(p.autopilot_rate)}</td>"
+            f"<tr><td>{name(p.name)}</td><td>{percent(p.reask_rate)}</td>"
+            f"<td>{percent(p.random_pick_rate)}</td><td>{percent(p.autopilot_rate)}</td>"
             f"<td>{share}{example}</td>"
             f"<td>{esc(move[0][0]) + f' ({move[0][1]})' if move else '–'}</td></tr>"
         )
@@ -479,14 +558,18 @@ def model_table(f: Findings) -> str:
     return f'<table id="behaviour-table">{head}{"".join(rows)}</table>'
 
 
-def zero_token_table(f: Findings) -> str:
+def _watch_command(game_id: int) -> str:
+    return f"<code>pokeview watch {game_id}</code>"
+
+
+def zero_token_table(f: Findings, game: Callable[[int], str] = _watch_command) -> str:
     if not f.zero_token_wins:
         return (
             '<p id="zero-token-wins">No game was won by a model side that produced no tokens.</p>'
         )
     rows = "".join(
         f"<tr><td class=n>{z['game']}</td><td>{esc(z['player'])} ({z['side']})</td>"
-        f"<td><code>pokeview watch {z['game']}</code></td></tr>"
+        f"<td>{game(z['game'])}</td></tr>"
         for z in f.zero_token_wins
     )
     return (
@@ -495,15 +578,15 @@ def zero_token_table(f: Findings) -> str:
     )
 
 
-def render(f: Findings) -> str:
+def sections(
+    f: Findings,
+    name: Callable[[str], str] = esc,
+    game: Callable[[int], str] = _watch_command,
+) -> list[str]:
+    """The findings' sections, shared by the report's one page and the site's index (which links
+    names and games through `name` and `game`)."""
     later = any(x.costed_later for x in f.facts.values())
-    parts = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>pokeview report: {esc(f.run_name)}</title>",
-        f"<style>{STYLE}</style></head><body>",
-        f"<h1>Findings: {esc(f.run_name)}</h1>",
+    return [
         f'<section class="provenance" id="provenance">{provenance(f)}</section>',
         '<h2>Main findings</h2><ol id="findings">',
         *(
@@ -513,7 +596,12 @@ def render(f: Findings) -> str:
         "</ol>",
         "<h2>Ratings with 95% intervals</h2>",
         ratings_figure(f.report),
-        ratings_table(f),
+        ratings_table(f, name),
+        (
+            f'<p class="note" id="estimates">{esc(ESTIMATES_NOTE)}</p>'
+            if any(p.tokens_estimated for p in f.report.players)
+            else ""
+        ),
         (
             '<p class="note">* costed at today\'s prices: the price was not known when these '
             "games were played.</p>"
@@ -529,9 +617,21 @@ def render(f: Findings) -> str:
         "<h2>Re-asks, random picks and autopilot</h2>",
         rates_figure(f.models),
         "<h2>How each player answered</h2>",
-        model_table(f),
+        model_table(f, name),
         "<h2>Games won by a side that produced no tokens</h2>",
-        zero_token_table(f),
+        zero_token_table(f, game),
+    ]
+
+
+def render(f: Findings) -> str:
+    parts = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>pokeview report: {esc(f.run_name)}</title>",
+        f"<style>{STYLE}</style></head><body>",
+        f"<h1>Findings: {esc(f.run_name)}</h1>",
+        *sections(f),
         "</body></html>",
     ]
     return "\n".join(parts)

@@ -58,7 +58,8 @@ async def test_report_page_renders_in_a_browser_with_its_figures(bridge, store, 
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in text
     assert not re.search(r"""(src|href)\s*=|@import|url\(""", text)  # nothing from elsewhere
     assert "costed at today" in text  # the unpriced model's past games, costed now
-    assert "Showdown 0.11.11" in text and "report-test" in text  # the provenance header
+    assert "<th scope=row>Showdown</th><td>0.11.11</td>" in text  # the provenance table
+    assert "report-test" in text and "{'" not in text  # no Python dict printed
     assert "<code>99</code>" in text  # loopback-illegal's answer naming an action not listed
     findings = gather(store, "report-test", str(priced))
     silent_wins = [

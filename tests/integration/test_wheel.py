@@ -48,6 +48,8 @@ def test_the_installed_wheel_opens_the_app_in_its_own_theme(tmp_path):
     assert [n for n, count in collections.Counter(names).items() if count > 1] == []
     for shipped in (
         "pokeview/theme_files/pokeview-dark.json",
+        "pokeview/site_files/site.js",  # the static site's script and style: package data
+        "pokeview/site_files/site.css",
         "pokeview/sim/bridge.js",
         "pokeview/sim/search.js",
         "pokeview/sim/search/decide.js",

@@ -1,0 +1,121 @@
+"""Build (or bring up to date) a run's site in a directory.
+
+The index, the players' pages and the games list are small and are written every time; a
+game's page and downloads are written only when the game changed since the last build, as told
+by `data/manifest.json` (a digest of each game's status, end and result, and the site's layout
+version). The record is read with the report's `gather` and the replay viewer's `Replay`.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import os
+import time
+from dataclasses import dataclass
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+import orjson
+
+from pokeview.battle.replay import Replay
+from pokeview.errors import PokeviewError
+from pokeview.exchange.files import export_as
+from pokeview.ratings.report import gather
+from pokeview.safe_write import write_whole
+from pokeview.site import game as game_page
+from pokeview.site import games as games_page
+from pokeview.site import index as index_page
+from pokeview.site import player as player_page
+from pokeview.site.html import CSS, JS, game_file, player_file
+from pokeview.store.store import GameRow, Store
+
+LAYOUT = 2  # raise when a game page's layout changes: every game page is then written again
+MANIFEST = "data/manifest.json"
+
+
+@dataclass
+class Built:
+    folder: Path
+    games: int
+    written: int  # game pages written this time (the others had not changed)
+    seconds: float
+
+
+def digest(game: GameRow) -> str:
+    """What a game page depends on that can change after it is first written."""
+    facts = [
+        LAYOUT,
+        game.status,
+        game.ended_at,
+        game.winner,
+        game.turns,
+        game.error,
+        game.exclude_from_ratings,
+        game.ending,
+        game.p1,
+        game.p2,
+    ]
+    return hashlib.sha256(orjson.dumps(facts)).hexdigest()[:16]
+
+
+def _write(path: Path, data: str | bytes) -> None:
+    write_whole(path, data)
+    os.chmod(path, 0o644)  # a static host's server reads it as another user
+
+
+def _manifest(folder: Path) -> dict[str, str]:
+    try:
+        saved = orjson.loads((folder / MANIFEST).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return {}  # none yet, or unreadable: every game page is written
+    return saved.get("games", {}) if isinstance(saved, dict) else {}
+
+
+def write_game(store: Store, game: GameRow, folder: Path) -> None:
+    replay = Replay.load(store, game.id)
+    _write(folder / game_file(game.id), game_page.render(replay))
+    json_text = export_as(store, game.id, "json")
+    _write(
+        folder / game_page.download_file(game.id, "json.gz"),
+        gzip.compress(json_text.encode(), 6, mtime=0),
+    )
+    downloads: list[tuple[str, str]] = [("log.txt", "log")]
+    if game.input_log:
+        downloads.append(("inputlog.txt", "inputlog"))
+    for suffix, fmt in downloads:
+        _write(folder / game_page.download_file(game.id, suffix), export_as(store, game.id, fmt))
+
+
+def build_site(store: Store, run: str, folder: Path, players_file: str | None = None) -> Built:
+    started = time.perf_counter()
+    findings = gather(store, run, players_file)
+    run_row = store.run(run)
+    games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
+    try:
+        (folder / "data").mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PokeviewError(f"cannot write the site to {folder}: {exc.strerror}") from None
+    assets = files("pokeview") / "site_files"
+    for name in (CSS, JS):
+        _write(folder / name, assets.joinpath(name).read_bytes())
+    before = _manifest(folder)
+    after: dict[str, str] = {}
+    written = 0
+    for g in games:
+        after[str(g.id)] = digest(g)
+        if before.get(str(g.id)) == after[str(g.id)] and (folder / game_file(g.id)).exists():
+            continue
+        write_game(store, g, folder)
+        written += 1
+    names = sorted({g.p1 for g in games} | {g.p2 for g in games})
+    lines = {p.name: p for p in findings.report.players}
+    for name in names:
+        page = player_page.render(name, lines.get(name), findings.facts.get(name), games)
+        _write(folder / player_file(name), page)
+    _write(folder / "games.html", games_page.render(findings.run_name, games))
+    _write(folder / "index.html", index_page.render(findings, names, games))
+    manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
+    _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
+    return Built(folder, len(games), written, time.perf_counter() - started)

@@ -1,0 +1,59 @@
+"""What every page of the site shares: escaping, embedded data, file names and the page shell."""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import orjson
+
+from pokeview.ratings.report import esc
+
+CSS = "site.css"
+JS = "site.js"
+
+
+def json_script(element_id: str, data: Any) -> str:
+    """Data for the page's script, inert: inside `<script>` the text may not hold `</`, `<!--`
+    (or, to be safe in any context, `>` and `&`), so each is written as a JSON `\\u` escape."""
+    text = orjson.dumps(data).decode()
+    for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
+        text = text.replace(raw, escaped)
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return f'<script type="application/json" id="{esc(element_id)}">{text}</script>'
+
+
+def player_file(name: str) -> str:
+    """A player's page: named by a digest of its name, which may hold any character."""
+    return f"player-{hashlib.sha256(name.encode()).hexdigest()[:12]}.html"
+
+
+def game_file(game_id: int) -> str:
+    return f"game-{game_id}.html"
+
+
+def player_link(name: str) -> str:
+    return f'<a href="{player_file(name)}">{esc(name)}</a>'
+
+
+def game_link(game_id: int, text: str | None = None) -> str:
+    return f'<a href="{game_file(game_id)}">{esc(text or f"game {game_id}")}</a>'
+
+
+def page(title: str, body: str, page_kind: str) -> str:
+    """A whole page: the shared style and script, a navigation bar, then `body`."""
+    return "\n".join(
+        [
+            "<!doctype html>",
+            '<html lang="en"><head><meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{esc(title)}</title>",
+            f'<link rel="stylesheet" href="{CSS}">',
+            f'<script src="{JS}" defer></script>',
+            f'</head><body class="{page_kind}">',
+            '<nav class="site"><a href="index.html">findings</a> · '
+            '<a href="games.html">games</a></nav>',
+            f"<main>{body}</main>",
+            "</body></html>",
+        ]
+    )

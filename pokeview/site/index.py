@@ -1,0 +1,49 @@
+"""The site's front page: the report's findings, with names and games linked to their pages,
+and the games behind each cell of the head-to-head figure."""
+
+from __future__ import annotations
+
+from pokeview.ratings.report import Findings, sections
+from pokeview.site.games import status_of
+from pokeview.site.html import esc, game_link, page, player_link
+from pokeview.store.store import GameRow
+
+
+def pairs_table(games: list[GameRow]) -> str:
+    """Each pair of players that met: the first's score (a tie counts half) in counted games,
+    and links to every game between them, void and unfinished ones marked."""
+    met: dict[tuple[str, str], list[GameRow]] = {}
+    for g in games:
+        met.setdefault((min(g.p1, g.p2), max(g.p1, g.p2)), []).append(g)
+    rows = []
+    for (a, b), played in sorted(met.items()):
+        counted = [g for g in played if status_of(g) == "finished"]
+        score = sum(
+            1.0 if g.winner_name == a else 0.5 if g.winner not in ("p1", "p2") else 0.0
+            for g in counted
+        )
+        links = " ".join(
+            game_link(g.id, str(g.id) if status_of(g) == "finished" else f"{g.id} ({status_of(g)})")
+            for g in played
+        )
+        rows.append(
+            f"<tr><td>{player_link(a)}</td><td>{player_link(b)}</td>"
+            f"<td class=n>{score:g} of {len(counted)}</td><td>{links}</td></tr>"
+        )
+    return (
+        '<table id="pairs"><tr><th>player</th><th>against</th><th>score</th><th>games</th></tr>'
+        f"{''.join(rows)}</table>"
+    )
+
+
+def render(f: Findings, players: list[str], games: list[GameRow]) -> str:
+    body = [
+        f"<h1>Findings: {esc(f.run_name)}</h1>",
+        f'<p><a href="games.html">all {len(games)} games</a> · players: '
+        + ", ".join(player_link(name) for name in players)
+        + "</p>",
+        *sections(f, name=player_link, game=game_link),
+        "<h2>The games behind each pair</h2>",
+        pairs_table(games),
+    ]
+    return page(f"pokeview: {f.run_name}", "\n".join(body), "index")
