@@ -19,6 +19,94 @@ function moveInfo(dex, id) {
   return info;
 }
 
+// Conditions whose Showdown name is an id, or that are only the client's own bookkeeping.
+const VOLATILE_NAMES = {
+  confusion: 'Confusion', typechange: 'Type change', typeadd: 'Type added',
+  mustrecharge: 'Must recharge', airballoon: 'Air Balloon', itemremoved: 'Item removed',
+  formechange: 'Forme change', transform: 'Transformed', dynamax: 'Dynamax', trapped: 'Trapped',
+};
+
+// Volatiles whose `level` is a count to show (Transform's is the copied Pokémon's level).
+const COUNTED = new Set(['stockpile', 'autotomize']);
+
+function effectName(dex, id) {
+  if (VOLATILE_NAMES[id]) return VOLATILE_NAMES[id];
+  for (const kind of ['conditions', 'moves', 'abilities', 'items']) {
+    const effect = dex[kind].get(id);
+    if (effect && effect.exists && effect.name && effect.name !== effect.id) return effect.name;
+  }
+  return id.charAt(0).toUpperCase() + id.slice(1);
+}
+
+// Only what a reader needs: absent keys take their defaults (pokeview/game/side.py), so the
+// record grows little for what most Pokémon do not have.
+function setIf(object, key, value) {
+  if (value !== undefined && value !== null && value !== '' && value !== 0 && value !== false &&
+      !(Array.isArray(value) && !value.length)) object[key] = value;
+}
+
+function volatilesOf(dex, clientMon) {
+  if (!clientMon) return [];
+  return Object.values(clientMon.volatiles).map((v) => {
+    const out = {id: v.id, name: effectName(dex, v.id)};
+    // Perish Song's count is kept as its duration; Stockpile and Autotomize count in `level`.
+    const level = v.id === 'perishsong' ? v.duration : COUNTED.has(v.id) ? v.level : undefined;
+    if (typeof level === 'number') out.level = level;
+    setIf(out, 'stat', v.stat);
+    setIf(out, 'type', v.apparentType || v.type);
+    return out;
+  });
+}
+
+// The PP a foe was seen to use: a number, or [most, least] when Pressure leaves it open.
+function seenSlot(slot) {
+  const out = {name: slot.name};
+  const used = slot.ppUsed;
+  if (Array.isArray(used)) {
+    out.ppUsed = used[1];
+    out.ppUsedMost = used[0];
+  } else if (typeof used === 'number' && Number.isFinite(used)) {
+    out.ppUsed = used;
+  }
+  return out;
+}
+
+// What the client knows of a Pokémon beyond the snapshot's first fields (issue 31).
+function knownDetails(entry, dex, clientMon) {
+  if (!clientMon) return entry;
+  setIf(entry, 'volatiles', volatilesOf(dex, clientMon));
+  setIf(entry, 'itemEffect', clientMon.itemEffect);
+  setIf(entry, 'lastItem', clientMon.lastItem ? dex.items.get(clientMon.lastItem).name : '');
+  setIf(entry, 'lastItemEffect', clientMon.lastItemEffect);
+  const counters = clientMon.statusState || {};
+  if (clientMon.status === 'slp') setIf(entry, 'sleepTurns', counters.sleepTurns);
+  if (clientMon.status === 'tox') setIf(entry, 'toxicTurns', counters.toxicTurns);
+  return entry;
+}
+
+function turnsOf(name, state) {
+  const out = {name};
+  if (state && state.level && state.level > 1) out.level = state.level;
+  setIf(out, 'minTurns', state && state.minDuration);
+  setIf(out, 'maxTurns', state && state.maxDuration);
+  return out;
+}
+
+function fieldOf(dex, field, mine, theirs) {
+  const pseudo = Object.values(field.pseudoWeather || {});
+  const out = {
+    weather: field.weather || '',
+    terrain: field.terrain || '',
+    pseudoWeather: pseudo.map((p) => dex.moves.get(p.id).name || p.id),
+    mine: sideConditionsOf(mine),
+    theirs: sideConditionsOf(theirs),
+  };
+  if (field.weather) out.weatherTurns = turnsOf(field.weather, field.weatherState);
+  if (field.terrain) out.terrainTurns = turnsOf(field.terrain, field.terrainState);
+  setIf(out, 'pseudoWeatherTurns', pseudo.map((p) => turnsOf(dex.moves.get(p.id).name || p.id, p)));
+  return out;
+}
+
 function boostsOf(clientMon) {
   if (!clientMon) return {};
   const out = {};
@@ -31,7 +119,7 @@ function boostsOf(clientMon) {
 
 // A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
 function publicMon(dex, mon, side) {
-  return {
+  return knownDetails({
     // A Pokémon that used Transform keeps its own name (poke-env's too); the client's
     // `speciesForme` is the target's, which showed Ditto as the Pokémon it copied.
     species: mon.volatiles.transform ? mon.baseSpeciesForme : mon.speciesForme,
@@ -47,11 +135,25 @@ function publicMon(dex, mon, side) {
     terastallized: mon.terastallized || mon.teraUsed || '', // kept past a faint (words.js)
     boosts: boostsOf(mon),
     moves: mon.moveSlots.filter((slot) => !slot.virtual).map((slot) => slot.name),
-  };
+    moveSlots: mon.moveSlots.filter((slot) => !slot.virtual).map(seenSlot),
+  }, dex, mon);
 }
 
 function sideConditionsOf(side) {
-  return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
+  if (!side) return [];
+  return Object.values(side.sideConditions).map((c) => {
+    const out = {name: c.name, level: c.level};
+    setIf(out, 'minTurns', c.minDuration);
+    setIf(out, 'maxTurns', c.maxDuration);
+    return out;
+  });
+}
+
+function ownClientMon(clientSide, mon) {
+  if (!clientSide || mon.isActive) return null;
+  const known = clientSide.team.find((m) => m.name === mon.name && !m.isActive());
+  // A benched Pokémon has no volatiles: only its status counters are read.
+  return known ? {volatiles: {}, statusState: known.statusState, status: known.status} : null;
 }
 
 function usedTera(clientSide, name) {
@@ -92,7 +194,15 @@ function snapshot(battle, sideId, client) {
       entry.boosts = boostsOf(clientMon);
       entry.moveInfo = mon.moveSlots.map((slot) => moveInfo(dex, slot.id));
     }
-    return entry;
+    // PP left and disabled moves, as the side's own requests tell it.
+    entry.moveSlots = mon.moveSlots.map((slot) => {
+      const out = {name: slot.move, pp: slot.pp, maxpp: slot.maxpp};
+      if (slot.disabled) out.disabled = true;
+      return out;
+    });
+    // Volatiles and counters as the side's client saw them (the active one's; a benched
+    // Pokémon keeps only its sleep count, which the client carries).
+    return knownDetails(entry, dex, clientMon || ownClientMon(clientSide, mon));
   });
   const foeTeam = clientFoe ? clientFoe.team.map((mon) => publicMon(dex, mon, clientFoe)) : [];
   const field = client.field;
@@ -104,13 +214,7 @@ function snapshot(battle, sideId, client) {
     team,
     foeTeam,
     foeTotal: clientFoe ? clientFoe.totalPokemon : 6,
-    field: {
-      weather: field.weather || '',
-      terrain: field.terrain || '',
-      pseudoWeather: Object.keys(field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
-      mine: sideConditionsOf(clientSide),
-      theirs: sideConditionsOf(clientFoe),
-    },
+    field: fieldOf(dex, field, clientSide, clientFoe),
   };
 }
 
@@ -127,13 +231,7 @@ function publicSnapshot(client, sideId) {
     team: me ? me.team.map((mon) => publicMon(dex, mon, me)) : [],
     foeTeam: foe ? foe.team.map((mon) => publicMon(dex, mon, foe)) : [],
     foeTotal: foe ? foe.totalPokemon : 6,
-    field: {
-      weather: client.field.weather || '',
-      terrain: client.field.terrain || '',
-      pseudoWeather: Object.keys(client.field.pseudoWeather || {}).map((id) => dex.moves.get(id).name || id),
-      mine: sideConditionsOf(me),
-      theirs: sideConditionsOf(foe),
-    },
+    field: fieldOf(dex, client.field, me, foe),
   };
 }
 
