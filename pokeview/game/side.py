@@ -104,6 +104,11 @@ class Condition(_Part):
     min_turns: int = 0
     max_turns: int = 0
 
+    def named(self, layered: str) -> str:
+        """Its name, or `layered` (a template of `name` and `level`) when it has layers."""
+        level = self.level or 1
+        return layered.format(name=self.name, level=level) if level > 1 else self.name
+
 
 class Field(_Part):
     """Weather, terrain, field-wide conditions and each side's conditions, as the side sees them.
@@ -118,6 +123,16 @@ class Field(_Part):
     weather_turns: Condition | None = None
     terrain_turns: Condition | None = None
     pseudo_weather_turns: list[Condition] = []
+
+    def general(self, weather: str, terrain: str) -> list[str]:
+        """What is on the whole field: the weather and terrain worded by the reader's templates
+        (the prompt's "Weather: {}", the board's "Weather {}"), then field-wide conditions."""
+        parts = []
+        if self.weather:
+            parts.append(weather.format(self.weather))
+        if self.terrain:
+            parts.append(terrain.format(self.terrain))
+        return parts + self.pseudo_weather
 
 
 class SideState(_Part):
