@@ -168,3 +168,25 @@ async def test_the_states_of_seeded_games_agree_with_showdowns_client(bridge, st
 async def test_the_states_of_real_logs_agree_with_showdowns_client(bridge, store, name):
     game_id = await _imported(store, bridge, name)
     assert _check_record(store, game_id, name) > 16
+
+
+async def test_states_at_every_step_leave_the_decision_points_as_they_were(bridge, store):
+    """More states than requests: still one frame per decision a side made (and the closing
+    one), and the spectator's frames are both sides' decisions in order."""
+    for pair in range(2):
+        result = await game(bridge, store, "heuristic", "max-damage", "frames", pair)
+        assert result.status == "finished" and result.ending is None
+        replay = Replay.load(store, result.game_id)
+        sides = store.events(result.game_id, kinds=(EventKind.SIDE,))
+        stated = sum(e.data.state is not None for e in sides)
+        asked = sum(bool(e.data.request and not e.data.request.get("wait")) for e in sides)
+        assert stated > asked  # states where nothing was asked
+        for side in ("p1", "p2"):
+            decisions = store.decisions(result.game_id, side)
+            indices = [frame.index for frame in replay.frames[side]]
+            assert indices == list(range(len(decisions) + 1)), side
+        spectator = replay.frames["spectator"][:-1]
+        ids = [frame.event_id for frame in spectator]
+        assert ids == sorted(ids) and len(ids) == sum(
+            len(store.decisions(result.game_id, s)) for s in ("p1", "p2")
+        )
