@@ -40,7 +40,7 @@ class SideUpdate(msgspec.Struct, dict=True):
 
     lines: list[str]
     text: list[str]
-    # The request and what the side knows (its state, taken at each request) come as the
+    # The request and what the side knows (its state, at every step it saw lines) come as the
     # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
     # step's bytes), and each is decoded only for a reader: the request's few fields the game
     # loop reads (`typed_request`), the state for models and people (see `events.Side`).

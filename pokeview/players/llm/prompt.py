@@ -1,7 +1,7 @@
 """PokéBench's prompt, version 3: the system prompt, the first message and each later message.
 
 A pure function of one side's record: the list of that side's updates from the bridge (battle-log
-words, requests and the state snapshot taken at each request), exactly as stored in the events
+words, requests and the side's state at each of its requests), exactly as stored in the events
 table. The model player renders from the updates it has seen so far; `pokeview prompt` renders
 from the record; both give the same bytes.
 """

@@ -1,8 +1,8 @@
 'use strict';
-// What a player on one side knows when asked to decide, for the model's prompt: its own team
-// exactly (from the simulator), the opponent and the field as far as seen (from that side's
-// @pkmn/client battle, the same knowledge Showdown's client has). And, for a replay, what
-// each side's view shows with no simulator at all.
+// What one side knows at the end of a step (a side's state, declared in pokeview/game/side.py):
+// its own team exactly (from the simulator), the opponent and the field as far as seen (from
+// that side's @pkmn/client battle, the same knowledge Showdown's client has), for the model's
+// prompt and the board. And, for a replay, what each side's view shows with no simulator.
 
 const moveInfoCache = new Map(); // the same few hundred moves, asked at every request
 function moveInfo(dex, id) {
@@ -161,7 +161,7 @@ function usedTera(clientSide, name) {
   return known ? known.teraUsed : undefined;
 }
 
-// A side at a request: `battle` is the simulator's, `client` that side's @pkmn/client battle.
+// A side's state: `battle` is the simulator's, `client` that side's @pkmn/client battle.
 function snapshot(battle, sideId, client) {
   const side = battle.getSide(sideId);
   const dex = battle.dex;
