@@ -75,7 +75,8 @@ format: $(STAMP)
 
 check: lint test
 
-# The config files' JSON schemas for editors, from their declarations (a unit test compares).
+# The JSON schemas of the config files (for editors) and of a side's state, from their
+# declarations (a unit test compares).
 schemas: $(STAMP)
 	$(BIN)/python -m pokeview.config_schemas docs/schemas
 

@@ -1,4 +1,5 @@
-"""JSON schemas of the config files, for editors, from the same declarations that read them.
+"""JSON schemas of the config files, for editors, from the same declarations that read them; and
+of a side's state as the record keeps it (`pokeview/game/side.py`), for other programs.
 
 `python -m pokeview.config_schemas [FOLDER]` writes them to docs/schemas (`make schemas`); a unit
 test keeps the committed files equal to what the declarations give. In an editor, point a TOML
@@ -49,14 +50,23 @@ def _settings() -> dict[str, Any]:
     return settings_schema()
 
 
-# kind -> its schema: run configs, the players file, theme files, the user's settings, and a
-# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand)
+def _side_state_schema() -> dict[str, Any]:
+    from pokeview.config_files import schema
+    from pokeview.game.side import SideState
+
+    return schema(SideState)
+
+
+# kind -> its schema: run configs, the players file, theme files, the user's settings, a
+# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand), and a
+# side's state as the record's `side` events keep it (docs/record.md)
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run": _run,
     "ladder": _ladder,
     "players": _players,
     "theme": _theme,
     "settings": _settings,
+    "side-state": _side_state_schema,
 }
 FOLDER = paths.REPO_DIR / "docs" / "schemas"
 

@@ -24,6 +24,7 @@ from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
+from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.kinds import PlayerKind
 from pokeview.players.recorded import InputLogEnds
@@ -424,11 +425,17 @@ class _Game:
         if self.players[side].kind != PlayerKind.BOT:
             for n in range(self.decoded[side], len(updates)):
                 u = updates[n]
+                # A resumed game's earlier updates come from the record, their state typed.
+                typed = u.state if isinstance(u.state, SideState) else None
                 request, state = self.rebuilder.values(
-                    side, u.request, u.state, u.request_delta, u.state_delta
+                    side, u.request, None if typed else u.state, u.request_delta, u.state_delta
                 )
                 updates[n] = msgspec.structs.replace(
-                    u, request=request, state=state, request_delta=None, state_delta=None
+                    u,
+                    request=request,
+                    state=typed or (None if state is None else to_state(state)),
+                    request_delta=None,
+                    state_delta=None,
                 )
             self.decoded[side] = len(updates)
         return updates

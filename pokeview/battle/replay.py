@@ -12,9 +12,8 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from dataclasses import dataclass, field
-from typing import Any
 
-from pokeview.battle.advance import advance
+from pokeview.game.side import SideState
 from pokeview.store.events import EventKind, Side
 from pokeview.store.store import DecisionRow, EventRow, GameRow, Store
 
@@ -29,7 +28,7 @@ class Frame:
     turn: int
     event_id: int
     index: int  # that side's decision number
-    state: dict[str, Any]
+    state: SideState
     words: dict[str, int]  # per side: how many of its log lines had happened
     at: float = 0.0  # when the request came (seconds since the epoch)
     step: int = 0  # the bridge step it belongs to: one moment of the battle
@@ -82,16 +81,11 @@ class Replay:
     last_event: int = 0
     ended: bool = False
     tail: Tail | None = None
-    # Per side: its protocol lines; its snapshots as (step, lines seen, state) with their steps
-    # apart for bisecting; and how many lines it had seen at the end of each step.
-    protocol: dict[str, list[str]] = field(default_factory=lambda: {"p1": [], "p2": []})
-    snapshots: dict[str, list[tuple[int, int, dict[str, Any]]]] = field(
+    # Per side: its states as (step, state), with their steps apart for bisecting.
+    states: dict[str, list[tuple[int, SideState]]] = field(
         default_factory=lambda: {"p1": [], "p2": []}
     )
-    _snapshot_steps: dict[str, list[int]] = field(default_factory=lambda: {"p1": [], "p2": []})
-    _step_ends: dict[str, list[tuple[int, int]]] = field(
-        default_factory=lambda: {"p1": [], "p2": []}
-    )
+    _state_steps: dict[str, list[int]] = field(default_factory=lambda: {"p1": [], "p2": []})
     _step: int = 0
     _previous_kind: str = ""
     _turn: dict[str, int] = field(default_factory=lambda: {"p1": 0, "p2": 0})
@@ -142,16 +136,9 @@ class Replay:
 
     def _side_event(self, side: str, event_id: int, data: Side, at: float) -> None:
         step = self._step
-        protocol = self.protocol[side]
-        protocol.extend(data.lines)
-        ends = self._step_ends[side]
-        if ends and ends[-1][0] == step:
-            ends[-1] = (step, len(protocol))
-        else:
-            ends.append((step, len(protocol)))
-        if data.state:
-            self.snapshots[side].append((step, len(protocol), data.state))
-            self._snapshot_steps[side].append(step)
+        if data.state is not None:
+            self.states[side].append((step, data.state))
+            self._state_steps[side].append(step)
         for line in data.text:
             match = _TURN.match(line)
             if match:
@@ -160,12 +147,12 @@ class Replay:
         request = data.request
         asked = request and not request.get("wait") and not data.error
         # An imported replay has no requests: its events mark the frames themselves.
-        if (asked or data.frame) and data.state:
+        if (asked or data.frame) and data.state is not None:
             index = self._count[side]
             self._count[side] += 1
             frame = Frame(
                 side,
-                data.state.get("turn", self._turn[side]),
+                data.state.turn,
                 event_id,
                 index,
                 data.state,
@@ -199,27 +186,19 @@ class Replay:
             while self.frames[view] and self.frames[view][-1].event_id == END:
                 self.frames[view].pop()
 
-    def state_of(self, view: str, position: int, side: str) -> dict[str, Any] | None:
+    def state_of(self, view: str, position: int, side: str) -> SideState | None:
         """What `side` knew at the moment of frame `position` of `view`."""
         frames = self.frames[view]
         if not frames:
             return None
         return self.state_at(side, frames[min(position, len(frames) - 1)].step)
 
-    def state_at(self, side: str, step: int) -> dict[str, Any] | None:
-        """What `side` knew at the end of `step`: its latest snapshot by then, carried forward by
-        the protocol lines it saw after it (snapshots are taken only at its requests, so a side
-        that waits, and every side after the last request, would otherwise show an older HP)."""
-        at = bisect_right(self._snapshot_steps[side], step)
-        if at == 0:
-            return None
-        _, seen, state = self.snapshots[side][at - 1]
-        ends = self._step_ends[side]
-        upto = bisect_right(ends, (step, 1 << 62))
-        until = ends[upto - 1][1] if upto else seen
-        if until <= seen:
-            return state
-        return advance(state, self.protocol[side][seen:until], side)
+    def state_at(self, side: str, step: int) -> SideState | None:
+        """What `side` knew at the end of `step`: its latest state by then. The bridge sends one
+        at every step the side saw lines, so this is the side's state at that moment (a game
+        recorded before that has states only at its requests: the last one is shown)."""
+        at = bisect_right(self._state_steps[side], step)
+        return self.states[side][at - 1][1] if at else None
 
     def log_upto(self, view: str, position: int) -> list[tuple[int, str]]:
         side = "p2" if view == "p2" else "p1"  # the spectator reads Player 1's words

@@ -29,7 +29,6 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from pokeview.battle.advance import advance
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
 from pokeview.screens.help import HELP
@@ -236,17 +235,14 @@ class PlayScreen(Screen[None]):
 
     @on(Ended)
     def show_the_end(self, message: Ended) -> None:
-        """The last words, and the board as they left it (the last snapshot is from the last
-        request, before the final blows)."""
+        """The last words, and the board as they left it (the bridge's state at the end)."""
         self._log(message.updates)
-        snapshots = [n for n, u in enumerate(message.updates) if u.state]
-        if not snapshots or self.result is None:
+        states = [u.state for u in message.updates if u.state is not None]
+        if not states or self.result is None:
             return
-        last = snapshots[-1]
-        lines = [line for u in message.updates[last + 1 :] for line in u.lines]
-        state = advance(message.updates[last].state or {}, lines, self.side)
+        state = states[-1]
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
-        turn = self.result.turns or state.get("turn", 0)
+        turn = self.result.turns or state.turn
         self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
 
     # -- the person -----------------------------------------------------------------------

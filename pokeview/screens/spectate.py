@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
 
+from pokeview.game.side import SideState
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
@@ -34,13 +35,13 @@ POLL_SECONDS = 1.0
 RUNNING_COLUMNS = ("game", "p1", "p2", "turn", "waiting for", "p1 left", "p2 left", "run")
 
 
-def team_left(state: dict | None) -> str:
-    if not state:
+def team_left(state: SideState | None) -> str:
+    if state is None:
         return "-"
-    team = state["team"]
-    alive = sum(1 for m in team if not m.get("fainted"))
-    hp = sum(m.get("hp", 0) for m in team)
-    total = sum(m.get("maxhp", 0) for m in team) or 1
+    team = state.team
+    alive = sum(1 for m in team if not m.fainted)
+    hp = sum(m.hp for m in team)
+    total = sum(m.maxhp for m in team) or 1
     return f"{alive}/{len(team)} · {100 * hp / total:.0f}%"
 
 
@@ -51,7 +52,7 @@ class GameSummary:
         self.game_id, self.p1, self.p2, self.run = game_id, p1, p2, run
         self.last_event = 0
         self.turn = 0
-        self.state: dict[str, dict | None] = {"p1": None, "p2": None}
+        self.state: dict[str, SideState | None] = {"p1": None, "p2": None}
         self.asked: dict[str, float | None] = {"p1": None, "p2": None}  # pending since
 
     def update(self, store) -> bool:
@@ -67,12 +68,13 @@ class GameSummary:
                 self.asked[side] = None
                 continue
             state = event.data.state
-            if state:
+            if state is not None:
                 self.state[side] = state
-                self.turn = max(self.turn, state.get("turn", 0))
-                request = event.data.request or {}
-                if not request.get("wait") and not event.data.error:
-                    self.asked[side] = event.at
+                self.turn = max(self.turn, state.turn)
+            # A state comes at every step the side saw lines; only a request asks it to decide.
+            request = event.data.request
+            if request and not request.get("wait") and not event.data.error:
+                self.asked[side] = event.at
         return bool(events)
 
 

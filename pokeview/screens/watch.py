@@ -312,7 +312,7 @@ class WatchScreen(Screen[None]):
             near = replay.state_of("spectator", position, "p1")
             far = replay.state_of("spectator", position, "p2")
         else:
-            # The snapshot carried forward to the frame's moment (the end has no snapshot).
+            # The side's state at the frame's moment (the bridge sends one at every step).
             near, far = replay.state_of(view, position, view), None
         return {
             "view": view,

@@ -12,6 +12,8 @@ from typing import Any
 
 import msgspec
 
+from pokeview.game.side import SideState
+
 
 class EventKind(StrEnum):
     LOG = "log"  # spectator protocol lines of one step
@@ -43,7 +45,9 @@ class Side(Payload):
     text: list[str]  # the same lines in Showdown's battle-log words, from that side's view
     request: dict[str, Any] | None = None
     error: str | None = None  # Showdown's refusal of the side's last choice
-    state: dict[str, Any] | None = None  # what the side knew, taken at each request
+    # What the side knew at the end of the step: at every step it saw lines (games recorded
+    # before: only at its requests), as docs/record.md says ("A side's state").
+    state: SideState | None = None
     frame: bool = False  # an imported replay: a point to stop at with no decision behind it
     # Format 4: the request and snapshot as differences from the side's previous ones, in place
     # of them (`differences.py`). Only the record holds these: the Store rebuilds the event

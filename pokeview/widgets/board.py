@@ -8,6 +8,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 
+from pokeview.game.side import SideState
 from pokeview.widgets.lines import Lines
 from pokeview.widgets.render import field_line, literal, team_block
 
@@ -32,13 +33,13 @@ class Board(Lines):
         *,
         view: str,
         turn: int,
-        near: dict[str, Any] | None,
-        far: dict[str, Any] | None,
+        near: SideState | None,
+        far: SideState | None,
         names: dict[str, str],
         public: bool = False,
         key: Hashable | None = None,
     ) -> None:
-        """`near` is the viewing side's snapshot; `far` is the other side's own (spectator).
+        """`near` is the viewing side's state; `far` is the other side's own (spectator).
         `public`: only what the log showed (an imported replay): HP in percent, teams as seen.
         `key` names this board fully (a replay's view and frame): drawn once, kept drawn."""
         self.shown = {

@@ -6,6 +6,7 @@ from typing import Any
 
 from rich.text import Text
 
+from pokeview.game.side import Condition, Pokemon, SideState
 from pokeview.text import strip_control
 
 STATUS = {"brn": "BRN", "par": "PAR", "slp": "SLP", "frz": "FRZ", "psn": "PSN", "tox": "TOX"}
@@ -27,26 +28,26 @@ def hp_bar(hp: float, maxhp: float, width: int = 12) -> Text:
     return bar
 
 
-def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
+def mon_line(mon: Pokemon, own: bool, bar_width: int = 12) -> Text:
     """One Pokémon: name, level, HP bar and figures, status, boosts, Tera state."""
     line = Text()
-    line.append("▶ " if mon.get("active") else "  ")
-    line.append_text(literal(mon.get("species", "?"), "bold" if mon.get("active") else ""))
-    line.append(f" L{mon.get('level', '?')} ", style="dim")
-    if mon.get("fainted"):
+    line.append("▶ " if mon.active else "  ")
+    line.append_text(literal(mon.species or "?", "bold" if mon.active else ""))
+    line.append(f" L{mon.level} ", style="dim")
+    if mon.fainted:
         line.append("fainted", style="red dim")
         return line
-    maxhp = mon.get("maxhp") or 0
-    hp = mon.get("hp", 0) if maxhp else 100
+    maxhp = mon.maxhp
+    hp = mon.hp if maxhp else 100
     line.append_text(hp_bar(hp, maxhp or 100, bar_width))
     pct = round(100 * hp / maxhp) if maxhp else 100
     line.append(f" {hp}/{maxhp}" if own else f" {pct}%")
-    status = mon.get("status")
+    status = mon.status
     if status:
         line.append(f" {STATUS.get(status, status.upper())}", style="bold magenta")
-    for stat, value in (mon.get("boosts") or {}).items():
+    for stat, value in mon.boosts.items():
         line.append(f" {stat}{value:+d}", style="cyan" if value > 0 else "red")
-    tera = mon.get("terastallized")
+    tera = mon.terastallized
     if tera:
         line.append(" ")
         line.append_text(literal(f"Tera {tera}", "bold yellow"))
@@ -55,7 +56,7 @@ def mon_line(mon: dict[str, Any], own: bool, bar_width: int = 12) -> Text:
 
 def team_block(
     title: Text,
-    state: dict[str, Any] | None,
+    state: SideState | None,
     own: bool,
     foe_of: bool = False,
     compact: bool = False,
@@ -68,19 +69,19 @@ def team_block(
     if state is None:
         out.append("\n  (nothing known yet)", style="dim")
         return out
-    team = state["foeTeam"] if foe_of else state["team"]
-    ordered = sorted(team, key=lambda m: not m.get("active"))
+    team = state.foe_team if foe_of else state.team
+    ordered = sorted(team, key=lambda m: not m.active)
     for mon in ordered:
-        if compact and not mon.get("active"):
+        if compact and not mon.active:
             continue
         out.append("\n")
         out.append_text(mon_line(mon, own, bar_width=6 if compact else 12))
-        if own and mon.get("active") and mon.get("moves") and not compact:
+        if own and mon.active and mon.moves and not compact:
             out.append("\n    ")
-            out.append_text(literal(" · ".join(mon["moves"]), "dim"))
-    unseen = max(0, int(state.get("foeTotal") or 6) - len(team)) if foe_of else 0
+            out.append_text(literal(" · ".join(mon.moves), "dim"))
+    unseen = max(0, (state.foe_total or 6) - len(team)) if foe_of else 0
     if compact:
-        bench = [m for m in ordered if not m.get("active")]
+        bench = [m for m in ordered if not m.active]
         if bench or unseen:
             out.append("\n  ")
             for n, mon in enumerate(bench):
@@ -95,36 +96,31 @@ def team_block(
     return out
 
 
-def bench_word(mon: dict[str, Any], own: bool) -> Text:
+def bench_word(mon: Pokemon, own: bool) -> Text:
     """A benched Pokémon in a few cells: its name and HP in percent, or that it fainted."""
-    word = literal(mon.get("species", "?"))
-    if mon.get("fainted"):
+    word = literal(mon.species or "?")
+    if mon.fainted:
         word.append(" fnt", style="red dim")
         return word
-    maxhp = mon.get("maxhp") or 0
-    pct = round(100 * mon.get("hp", 0) / maxhp) if maxhp else 100
+    maxhp = mon.maxhp
+    pct = round(100 * mon.hp / maxhp) if maxhp else 100
     word.append(f" {pct}%", style="green" if pct > 50 else "yellow" if pct > 20 else "red")
-    if mon.get("status"):
-        word.append(f" {STATUS.get(mon['status'], mon['status'].upper())}", style="magenta")
+    if mon.status:
+        word.append(f" {STATUS.get(mon.status, mon.status.upper())}", style="magenta")
     return word
 
 
-def field_line(state: dict[str, Any] | None) -> Text:
-    field = (state or {}).get("field") or {}
-    parts = []
-    if field.get("weather"):
-        parts.append(f"Weather {field['weather']}")
-    if field.get("terrain"):
-        parts.append(f"{field['terrain']} Terrain")
-    parts += field.get("pseudoWeather") or []
+def field_line(state: SideState | None) -> Text:
+    if state is None:
+        return literal("clear field", "italic dim")
+    field = state.field
+    parts = field.general("Weather {}", "{} Terrain")
 
-    def conditions(items: list[dict[str, Any]]) -> str:
-        return ", ".join(
-            c["name"] + (f" ×{c['level']}" if (c.get("level") or 1) > 1 else "") for c in items
-        )
+    def conditions(items: list[Condition]) -> str:
+        return ", ".join(c.named("{name} ×{level}") for c in items)
 
-    if field.get("mine"):
-        parts.append(f"near side: {conditions(field['mine'])}")
-    if field.get("theirs"):
-        parts.append(f"far side: {conditions(field['theirs'])}")
+    if field.mine:
+        parts.append(f"near side: {conditions(field.mine)}")
+    if field.theirs:
+        parts.append(f"far side: {conditions(field.theirs)}")
     return literal(" · ".join(parts) or "clear field", "italic dim")

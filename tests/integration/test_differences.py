@@ -15,6 +15,7 @@ import pytest
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import start_spec
+from pokeview.game.side import SideState
 from pokeview.sim.request import decode_request
 from pokeview.store.differences import Rebuilder, apply
 from pokeview.store.events import EventKind
@@ -194,7 +195,7 @@ async def test_a_reader_following_a_game_that_was_resumed_elsewhere_rebuilds_fro
     first_p1 = next(e for e in followed if e.kind == EventKind.SIDE and e.side == "p1")
     cut = followed[0].id
     store.forget_after(gid, cut, set())  # as resuming from the first event would
-    restart = ev.Side(first_p1.data.lines, [], state={"turn": 1, "fresh": True})
+    restart = ev.Side(first_p1.data.lines, [], state={"turn": 1, "format": "fresh"})
     filler = [(None, EventKind.LOG, [f"|filler|{n}"]) for n in range(last - cut - 1)]
     later = ev.Side([], [], state_delta=[[["turn"], 2]])
     store.append_events(gid, [("p1", EventKind.SIDE, restart), *filler], 1.0)
@@ -202,7 +203,7 @@ async def test_a_reader_following_a_game_that_was_resumed_elsewhere_rebuilds_fro
     store.commit()
     new = reader.events(gid, after=last)
     assert [e.kind for e in new] == [EventKind.SIDE]
-    assert new[0].data.state == {"turn": 2, "fresh": True}  # from the new rows, not the old
+    assert new[0].data.state == SideState(turn=2, format="fresh")  # the new rows, not the old
     reader.close()
 
 

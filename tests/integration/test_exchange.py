@@ -393,7 +393,7 @@ def test_a_showdown_replay_imports_as_a_game_to_watch_from_either_side(tmp_path)
         for side in ("p1", "p2"):  # each side's own words: "Go! X!" for its own Pokémon
             assert any(line.startswith("Go! ") for _, line in replay.words[side])
         turn5 = replay.frames["p1"][replay.position_of_turn("p1", 5)]
-        assert turn5.turn == 5 and turn5.state["team"] and turn5.state["foeTeam"]
+        assert turn5.turn == 5 and turn5.state.team and turn5.state.foe_team
     verify = pokeview("verify", "2", "--db", db)
     assert verify.returncode != 0 and "no input log" in verify.stdout + verify.stderr
     store.close()

@@ -287,10 +287,10 @@ async def test_a_pokemon_marked_illegal_that_random_battles_field_is_known_to_th
         mon
         for e in store.events(result.game_id, kinds=[EventKind.SIDE])
         if e.data.state
-        for mon in e.data.state["foeTeam"]
-        if mon["species"] == "Floette-Eternal"
+        for mon in e.data.state.foe_team
+        if mon.species == "Floette-Eternal"
     ]
-    assert seen and seen[0]["types"] == ["Fairy"]
+    assert seen and seen[0].types == ["Fairy"]
 
 
 async def test_a_transformed_pokemon_keeps_its_own_name_in_the_foes_snapshot(bridge, store):
@@ -309,9 +309,9 @@ async def test_a_transformed_pokemon_keeps_its_own_name_in_the_foes_snapshot(bri
         for e in store.events(result.game_id, kinds=[EventKind.SIDE])
         if e.side == "p1" and e.id >= transformed[0].id and e.data.state
     ]
-    active = next(m for m in later[0]["foeTeam"] if m["active"])
-    assert active["species"] == "Ditto" and active["types"] == ["Normal", "Psychic"]
-    species = [m["species"] for m in later[0]["foeTeam"]]
+    active = next(m for m in later[0].foe_team if m.active)
+    assert active.species == "Ditto" and active.types == ["Normal", "Psychic"]
+    species = [m.species for m in later[0].foe_team]
     assert len(species) == len(set(species))  # no Pokémon twice under the copied name
 
 

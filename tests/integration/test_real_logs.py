@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.exchange import ImportKind, import_input_log, import_kind
+from pokeview.game.side import SideState
 from pokeview.showdown_replay import import_replay, server_input_log
 
 REPLAYS = Path(__file__).parent.parent / "data" / "replays"
@@ -110,33 +111,36 @@ class Reading:
 UNFOLLOWED = ("-swapboost", "-copyboost", "-invertboost", "-transform", "-clearpositiveboost")
 
 
-def _check(reading: Reading, state: dict, where: str, view: str) -> int:
+def _check(reading: Reading, state: SideState, where: str, view: str) -> int:
     """Compare one frame's board (a side's snapshot: its team, then the foe's) with the
     reading."""
     checked = 0
-    field_ = state["field"]
-    assert bool(field_["weather"]) == reading.weather, where
-    assert field_["terrain"] == reading.terrain, where
+    field_ = state.field
+    assert bool(field_.weather) == reading.weather, where
+    assert field_.terrain == reading.terrain, where
     foe = "p2" if view == "p1" else "p1"
-    for side, team, conditions in ((view, "team", "mine"), (foe, "foeTeam", "theirs")):
-        names = {c["name"] for c in field_[conditions]}
+    for side, team, conditions in (
+        (view, state.team, field_.mine),
+        (foe, state.foe_team, field_.theirs),
+    ):
+        names = {c.name for c in conditions}
         assert reading.hazards[side] <= names, (where, side, reading.hazards[side], names)
         if side not in reading.active:
             continue
         mon = reading.mons[(side, reading.active[side])]
-        shown = [m for m in state[team] if m["active"]]
+        shown = [m for m in team if m.active]
         if not shown and mon.status == "fnt":  # fainted, its replacement not yet in
             continue
         assert len(shown) == 1, (where, side)
         board = shown[0]
-        assert board["species"].split("-")[0] == mon.species.split("-")[0], (where, side)
-        if board["maxhp"]:
-            assert abs(board["hp"] / board["maxhp"] - mon.hp) <= 0.011, (where, side, board, mon)
-        assert (board["status"] or "") == ("" if mon.status == "fnt" else mon.status), (where, side)
-        assert {k: v for k, v in board["boosts"].items() if v} == mon.boosts, (where, side)
+        assert board.species.split("-")[0] == mon.species.split("-")[0], (where, side)
+        if board.maxhp:
+            assert abs(board.hp / board.maxhp - mon.hp) <= 0.011, (where, side, board, mon)
+        assert board.status == ("" if mon.status == "fnt" else mon.status), (where, side)
+        assert {k: v for k, v in board.boosts.items() if v} == mon.boosts, (where, side)
         for (s, _), seen in reading.mons.items():
             if s == side and seen.tera:  # a Tera once used stays said, fainted or not
-                terastallized = [m for m in state[team] if m["terastallized"] == seen.tera]
+                terastallized = [m for m in team if m.terastallized == seen.tera]
                 assert terastallized, (where, side, seen)
         checked += 1
     return checked

@@ -65,8 +65,8 @@ async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
 
             def all_fainted(board=board) -> bool:
                 near = board.shown["near"]
-                mine = all(m.get("fainted") for m in near["team"])
-                theirs = sum(1 for m in near["foeTeam"] if m.get("fainted")) == 6
+                mine = all(m.fainted for m in near.team)
+                theirs = sum(1 for m in near.foe_team if m.fainted) == 6
                 return mine or theirs
 
             await until(pilot, all_fainted, "the final board")

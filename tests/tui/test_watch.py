@@ -8,6 +8,7 @@ from textual.widgets import Static
 
 from pokeview.app import make_app
 from pokeview.battle.replay import VIEWS
+from pokeview.game.side import SideState
 from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
@@ -235,9 +236,9 @@ async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(reco
                 await pilot.pause()
                 board = text_of(screen.query_one(Board))
                 shown = screen.query_one(Board).shown
-                teams = [shown["near"]["team"]]
-                teams.append(shown["far"]["team"] if shown["far"] else shown["near"]["foeTeam"])
-                actives = sum(1 for team in teams for mon in team if mon.get("active"))
+                teams = [shown["near"].team]
+                teams.append(shown["far"].team if shown["far"] else shown["near"].foe_team)
+                actives = sum(1 for team in teams for mon in team if mon.active)
                 assert board.count("▶ ") == actives >= 1, board  # both active Pokémon
                 assert holder.max_scroll_y == 0, (screen.position, board)  # nothing cut off
                 assert log.size.height >= 3
@@ -246,22 +247,22 @@ async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(reco
                 await pilot.press("full_stop")
 
 
-def hp_percent(state: dict | None, foe: bool) -> dict[str, int]:
+def hp_percent(state: SideState | None, foe: bool) -> dict[str, int]:
     """The active Pokémon's HP in percent, rounded up as Showdown shows it to the other side."""
-    if not state:
+    if state is None:
         return {}
     out = {}
-    for mon in state["foeTeam" if foe else "team"]:
-        if mon.get("active") and mon.get("maxhp") and not mon.get("fainted"):
-            exact = 100 * mon.get("hp", 0) / mon["maxhp"]
-            out[mon["species"]] = mon.get("hp", 0) if foe else -int(-exact // 1)
+    for mon in state.foe_team if foe else state.team:
+        if mon.active and mon.maxhp and not mon.fainted:
+            exact = 100 * mon.hp / mon.maxhp
+            out[mon.species] = mon.hp if foe else -int(-exact // 1)
     return out
 
 
-def fainted(state: dict | None, foe: bool = False) -> int:
-    if not state:
+def fainted(state: SideState | None, foe: bool = False) -> int:
+    if state is None:
         return 0
-    return sum(1 for mon in state["foeTeam" if foe else "team"] if mon.get("fainted"))
+    return sum(1 for mon in (state.foe_team if foe else state.team) if mon.fainted)
 
 
 async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(recorded_db):
@@ -291,8 +292,8 @@ async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(re
                             assert hp_percent(own, False) == hp_percent(seen, True), (
                                 game_id,
                                 position,
-                                own and [m for m in own["team"] if m.get("active")],
-                                seen and [m for m in seen["foeTeam"] if m.get("active")],
+                                own and [m for m in own.team if m.active],
+                                seen and [m for m in seen.foe_team if m.active],
                             )
                     else:
                         near = replay.state_of(view, position, me)
@@ -300,7 +301,7 @@ async def test_the_board_agrees_with_the_log_at_every_frame_and_shows_the_end(re
                     assert board == (mine, theirs), (game_id, view, position, board, log[-4:])
             loser = "p1" if replay.game.winner == "p2" else "p2"
             end = replay.state_of("spectator", len(replay.frames["spectator"]) - 1, loser)
-            assert fainted(end) == len(end["team"]), (game_id, end["team"])
+            assert fainted(end) == len(end.team), (game_id, end.team)
             await pilot.press("end")
             assert "won" in text_of(screen.query_one(DecisionPane))
 

@@ -3,6 +3,7 @@ game's messages against the examples are in tests/integration/test_prompt.py).""
 
 from __future__ import annotations
 
+from pokeview.game.side import to_state
 from pokeview.players.llm import prompt
 from tests.helpers import pokebench_example, shapes
 
@@ -204,7 +205,9 @@ def test_first_message_is_the_seed_byte_for_byte():
         "field": {"weather": "", "terrain": "", "pseudoWeather": [], "mine": [], "theirs": []},
     }
     actions = prompt.legal_actions(request_for(team, "Fighting", team[0]["moves"]))
-    assert prompt.first_message(words, state, actions) == pokebench_example("first-message.txt")
+    assert prompt.first_message(words, to_state(state), actions) == pokebench_example(
+        "first-message.txt"
+    )
 
 
 def test_turn_6_message_is_the_seed_byte_for_byte():
@@ -261,7 +264,7 @@ def test_turn_6_message_is_the_seed_byte_for_byte():
         "field": {"weather": "", "terrain": "", "pseudoWeather": [], "mine": [], "theirs": []},
     }
     actions = prompt.legal_actions(request_for(order, "Ground", granbull["moves"]))
-    assert prompt.later_message(words, state, actions) == text
+    assert prompt.later_message(words, to_state(state), actions) == text
 
 
 def test_field_lines_appear_only_when_something_is_on_the_field():
@@ -274,12 +277,12 @@ def test_field_lines_appear_only_when_something_is_on_the_field():
             "theirs": [{"name": "Stealth Rock", "level": 1}],
         }
     }
-    assert prompt._field(state) == [
+    assert prompt._field(to_state(state)) == [
         "FIELD: Weather: Rain; Terrain: Electric; Trick Room",
         "YOUR SIDE: Spikes (2 layers); Reflect",
         "OPPONENT'S SIDE: Stealth Rock",
     ]
-    assert prompt._field({"field": {"mine": [], "theirs": []}}) == []
+    assert prompt._field(to_state({"field": {"mine": [], "theirs": []}})) == []
 
 
 # -- shapes: a real seeded game's messages line up with the seed's examples ----------------------

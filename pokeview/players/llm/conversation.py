@@ -71,7 +71,7 @@ def conversation(store: Store, game_id: int, side: str, upto: int | None = None)
         return envelope(config, sent)
     updates = side_updates(store, game.id, side)
     points = prompt.decision_points(updates)
-    fmt = points[0].state.get("format") if points else None
+    fmt = points[0].state.format if points else None
     messages = [Message("system", prompt.system_prompt(fmt or "[Gen 9] Random Battle"))]
     player = game.p1 if side == "p1" else game.p2
     for d in decisions:

@@ -78,8 +78,8 @@ class LLMPlayer(Player):
     async def decide(self, ctx: DecisionContext) -> Decision:
         added: list[dict[str, str]] = []
         if not self.conversation:  # the system prompt is stored with the first decision
-            state = (ctx.updates[-1].state or {}) if ctx.updates else {}
-            system = prompt.system_prompt(state.get("format") or "[Gen 9] Random Battle")
+            state = ctx.updates[-1].state if ctx.updates else None
+            system = prompt.system_prompt((state and state.format) or "[Gen 9] Random Battle")
             added.append({"role": "system", "content": system})
         if ctx.refusal is None:
             opening = prompt.decision_message(ctx.updates, ctx.index)

@@ -1,7 +1,7 @@
 """PokéBench's prompt, version 3: the system prompt, the first message and each later message.
 
 A pure function of one side's record: the list of that side's updates from the bridge (battle-log
-words, requests and the state snapshot taken at each request), exactly as stored in the events
+words, requests and the side's state at each of its requests), exactly as stored in the events
 table. The model player renders from the updates it has seen so far; `pokeview prompt` renders
 from the record; both give the same bytes.
 """
@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pokeview.battle.actions import Action, legal_actions
+from pokeview.game.side import Condition, MoveInfo, Pokemon, SideState
 from pokeview.store.events import Side
 
 PROMPT_VERSION = 3
@@ -45,7 +46,7 @@ class DecisionPoint:
     index: int  # the side's decision number
     update: int  # position of the update holding its request
     request: dict[str, Any]
-    state: dict[str, Any]
+    state: SideState
 
     @property
     def actions(self) -> list[Action]:
@@ -57,7 +58,7 @@ def decision_points(updates: list[Side]) -> list[DecisionPoint]:
     points: list[DecisionPoint] = []
     for position, update in enumerate(updates):
         request = update.request
-        if request and not request.get("wait") and not update.error and update.state:
+        if request and not request.get("wait") and not update.error and update.state is not None:
             points.append(DecisionPoint(len(points), position, request, update.state))
     return points
 
@@ -85,8 +86,8 @@ def decision_message(updates: list[Side], index: int) -> str:
 TEAM_PREVIEW_LOG = "Team preview: the battle starts when both players have chosen their lead."
 
 
-def first_message(words: list[str], state: dict[str, Any], actions: list[Action]) -> str:
-    if not words and state.get("turn", 0) == 0:
+def first_message(words: list[str], state: SideState, actions: list[Action]) -> str:
+    if not words and state.turn == 0:
         words = [TEAM_PREVIEW_LOG]  # Showdown's log has no words before the battle starts
     blocks = [
         "BATTLE LOG\n" + "\n".join(words),
@@ -96,7 +97,7 @@ def first_message(words: list[str], state: dict[str, Any], actions: list[Action]
     return _finish(blocks, state, actions)
 
 
-def later_message(words: list[str], state: dict[str, Any], actions: list[Action]) -> str:
+def later_message(words: list[str], state: SideState, actions: list[Action]) -> str:
     blocks = [
         "NEW EVENTS\n" + "\n".join(words),
         f"STATE NOW ({_when(state)})\n" + "\n".join(_team_short(state)),
@@ -127,7 +128,7 @@ def refusal_message(showdown_error: str, actions: list[Action]) -> str:
     )
 
 
-def _finish(blocks: list[str], state: dict[str, Any], actions: list[Action]) -> str:
+def _finish(blocks: list[str], state: SideState, actions: list[Action]) -> str:
     field = _field(state)
     if field:
         blocks.append("\n".join(field))
@@ -136,8 +137,8 @@ def _finish(blocks: list[str], state: dict[str, Any], actions: list[Action]) -> 
     return "\n\n".join(blocks)
 
 
-def _when(state: dict[str, Any]) -> str:
-    return "team preview" if state.get("turn", 0) == 0 else f"turn {state['turn']}"
+def _when(state: SideState) -> str:
+    return "team preview" if state.turn == 0 else f"turn {state.turn}"
 
 
 # -- pieces -------------------------------------------------------------------------------------
@@ -156,164 +157,151 @@ def _round(x: float) -> int:
     return math.floor(x + 0.5)  # JavaScript's Math.round, as the reference harness rounds
 
 
-def _pct(mon: dict[str, Any]) -> int:
-    return _round(100 * mon["hp"] / mon["maxhp"]) if mon.get("maxhp") else 0
+def _pct(mon: Pokemon) -> int:
+    return _round(100 * mon.hp / mon.maxhp) if mon.maxhp else 0
 
 
-def _status(mon: dict[str, Any]) -> str:
-    status = mon.get("status") or ""
+def _status(mon: Pokemon) -> str:
+    status = mon.status
     return f", {_STATUS.get(status, status)}" if status and status != "fnt" else ""
 
 
-def _own_hp(mon: dict[str, Any]) -> str:
-    if mon.get("fainted"):
+def _own_hp(mon: Pokemon) -> str:
+    if mon.fainted:
         return "fainted"
-    return f"HP {mon['hp']}/{mon['maxhp']} ({_pct(mon)}%){_status(mon)}"
+    return f"HP {mon.hp}/{mon.maxhp} ({_pct(mon)}%){_status(mon)}"
 
 
-def _foe_hp(mon: dict[str, Any]) -> str:
-    if mon.get("fainted"):
+def _foe_hp(mon: Pokemon) -> str:
+    if mon.fainted:
         return "fainted"
-    if not mon.get("maxhp"):  # seen only in team preview: every Pokémon starts at full HP
+    if not mon.maxhp:  # seen only in team preview: every Pokémon starts at full HP
         return "HP 100%"
     return f"HP {_pct(mon)}%{_status(mon)}"
 
 
-def _head(mon: dict[str, Any], hp: str) -> str:
-    tag = "[ACTIVE]" if mon.get("active") else "[bench]"
-    return f"- {mon['species']} {tag}, {'/'.join(mon['types'])}, L{mon['level']}, {hp}"
+def _head(mon: Pokemon, hp: str) -> str:
+    tag = "[ACTIVE]" if mon.active else "[bench]"
+    return f"- {mon.species} {tag}, {'/'.join(mon.types)}, L{mon.level}, {hp}"
 
 
-def _boosts(mon: dict[str, Any]) -> list[str]:
-    boosts = mon.get("boosts") or {}
+def _boosts(mon: Pokemon) -> list[str]:
+    boosts = mon.boosts
     if not boosts:
         return []
     return ["  Stat changes: " + ", ".join(f"{stat} {value:+d}" for stat, value in boosts.items())]
 
 
-def _move_detail(move: dict[str, Any]) -> str:
-    parts = [move["type"], move["category"]]
-    if move.get("basePower"):
-        parts.append(f"{move['basePower']} BP")
-    accuracy = move.get("accuracy")
+def _move_detail(move: MoveInfo) -> str:
+    parts = [move.type, move.category]
+    if move.base_power:
+        parts.append(f"{move.base_power} BP")
+    accuracy = move.accuracy
     parts.append("never misses" if accuracy is True else f"{accuracy}% accuracy")
-    desc = move.get("desc") or ""
-    return f"{move['name']} ({', '.join(parts)}{': ' + desc if desc else ''})"
+    desc = move.desc
+    return f"{move.name} ({', '.join(parts)}{': ' + desc if desc else ''})"
 
 
-def _team_full(state: dict[str, Any]) -> list[str]:
-    lines = [f"YOUR TEAM ({state['me']}):"]
-    for mon in state["team"]:
+def _team_full(state: SideState) -> list[str]:
+    lines = [f"YOUR TEAM ({state.me}):"]
+    for mon in state.team:
         lines.append(_head(mon, _own_hp(mon)))
-        tera = mon.get("teraType") or "none"
-        if mon.get("terastallized"):
+        tera = mon.tera_type or "none"
+        if mon.terastallized:
             tera += " (Terastallized)"
-        lines.append(
-            f"  Ability: {mon['ability']}, Item: {mon['item'] or 'none'}, Tera type: {tera}"
-        )
-        stats = mon.get("stats") or {}
+        lines.append(f"  Ability: {mon.ability}, Item: {mon.item or 'none'}, Tera type: {tera}")
+        stats = mon.stats
         if stats:
             lines.append(
                 f"  Stats: Atk {stats['atk']}, Def {stats['def']}, SpA {stats['spa']}, "
                 f"SpD {stats['spd']}, Spe {stats['spe']}"
             )
-        if mon.get("active"):
+        if mon.active:
             lines += _boosts(mon)
-        if mon.get("active") and mon.get("moveInfo"):
-            lines.append("  Moves: " + "; ".join(_move_detail(m) for m in mon["moveInfo"]))
+        if mon.active and mon.move_info:
+            lines.append("  Moves: " + "; ".join(_move_detail(m) for m in mon.move_info))
         else:
-            lines.append("  Moves: " + "; ".join(mon["moves"]))
+            lines.append("  Moves: " + "; ".join(mon.moves))
     return lines
 
 
-def _team_short(state: dict[str, Any]) -> list[str]:
+def _team_short(state: SideState) -> list[str]:
     lines = ["YOUR ACTIVE POKÉMON:"]
     bench = []
-    for mon in state["team"]:
-        if mon.get("active"):
+    for mon in state.team:
+        if mon.active:
             lines.append(_head(mon, _own_hp(mon)))
             lines += _boosts(mon)
-            lines.append("  Moves: " + "; ".join(mon["moves"]))
-        elif mon.get("fainted"):
-            bench.append(f"{mon['species']} fainted")
+            lines.append("  Moves: " + "; ".join(mon.moves))
+        elif mon.fainted:
+            bench.append(f"{mon.species} fainted")
         else:
-            bench.append(
-                f"{mon['species']} {mon['hp']}/{mon['maxhp']} ({_pct(mon)}%){_status(mon)}"
-            )
+            bench.append(f"{mon.species} {mon.hp}/{mon.maxhp} ({_pct(mon)}%){_status(mon)}")
     lines.append("YOUR BENCH: " + ("; ".join(bench) or "none"))
     return lines
 
 
-def _foe_details(mon: dict[str, Any]) -> list[str]:
+def _foe_details(mon: Pokemon) -> list[str]:
     lines = []
     seen = []
-    if mon.get("ability"):
-        seen.append(f"Ability: {mon['ability']}")
-    if mon.get("item"):
-        seen.append(f"Item: {mon['item']}")
-    if mon.get("terastallized"):
-        seen.append(f"Terastallized: {mon['terastallized']}")
+    if mon.ability:
+        seen.append(f"Ability: {mon.ability}")
+    if mon.item:
+        seen.append(f"Item: {mon.item}")
+    if mon.terastallized:
+        seen.append(f"Terastallized: {mon.terastallized}")
     if seen:
         lines.append("  " + ", ".join(seen))
     lines += _boosts(mon)
-    lines.append("  Moves seen: " + ("; ".join(mon["moves"]) or "none yet"))
+    lines.append("  Moves seen: " + ("; ".join(mon.moves) or "none yet"))
     return lines
 
 
-def _unseen(state: dict[str, Any]) -> int:
-    return max(0, int(state.get("foeTotal") or 6) - len(state["foeTeam"]))
+def _unseen(state: SideState) -> int:
+    return max(0, (state.foe_total or 6) - len(state.foe_team))
 
 
-def _foe_full(state: dict[str, Any]) -> list[str]:
-    lines = [f"OPPONENT'S TEAM ({state['foe']}), as far as you have seen it:"]
-    for mon in state["foeTeam"]:
+def _foe_full(state: SideState) -> list[str]:
+    lines = [f"OPPONENT'S TEAM ({state.foe}), as far as you have seen it:"]
+    for mon in state.foe_team:
         lines.append(_head(mon, _foe_hp(mon)))
-        if not mon.get("fainted"):
+        if not mon.fainted:
             lines += _foe_details(mon)
     if _unseen(state):
         lines.append(f"- {_unseen(state)} Pokémon not seen yet")
     return lines
 
 
-def _foe_short(state: dict[str, Any]) -> list[str]:
-    lines = [f"OPPONENT ({state['foe']}):"]
+def _foe_short(state: SideState) -> list[str]:
+    lines = [f"OPPONENT ({state.foe}):"]
     others = []
-    for mon in state["foeTeam"]:
-        if mon.get("active") and not mon.get("fainted"):
+    for mon in state.foe_team:
+        if mon.active and not mon.fainted:
             lines.append(_head(mon, _foe_hp(mon)))
             lines += _foe_details(mon)
-        elif mon.get("fainted"):
-            others.append(f"{mon['species']} fainted")
+        elif mon.fainted:
+            others.append(f"{mon.species} fainted")
         else:
-            others.append(f"{mon['species']} {_pct(mon)}%{_status(mon)}")
+            others.append(f"{mon.species} {_pct(mon)}%{_status(mon)}")
     if _unseen(state):
         others.append(f"{_unseen(state)} Pokémon not seen yet")
     lines.append("ALSO SEEN: " + ("; ".join(others) or "none"))
     return lines
 
 
-def _conditions(conditions: list[dict[str, Any]]) -> str:
-    parts = []
-    for c in conditions:
-        level = c.get("level") or 1
-        parts.append(f"{c['name']} ({level} layers)" if level > 1 else c["name"])
-    return "; ".join(parts)
+def _conditions(conditions: list[Condition]) -> str:
+    return "; ".join(c.named("{name} ({level} layers)") for c in conditions)
 
 
-def _field(state: dict[str, Any]) -> list[str]:
+def _field(state: SideState) -> list[str]:
     """Weather, terrain, rooms, hazards and screens; nothing at all when the field is clear."""
-    field = state.get("field") or {}
+    field = state.field
     lines = []
-    general = []
-    if field.get("weather"):
-        general.append(f"Weather: {field['weather']}")
-    if field.get("terrain"):
-        general.append(f"Terrain: {field['terrain']}")
-    general += field.get("pseudoWeather") or []
+    general = field.general("Weather: {}", "Terrain: {}")
     if general:
         lines.append("FIELD: " + "; ".join(general))
-    if field.get("mine"):
-        lines.append("YOUR SIDE: " + _conditions(field["mine"]))
-    if field.get("theirs"):
-        lines.append("OPPONENT'S SIDE: " + _conditions(field["theirs"]))
+    if field.mine:
+        lines.append("YOUR SIDE: " + _conditions(field.mine))
+    if field.theirs:
+        lines.append("OPPONENT'S SIDE: " + _conditions(field.theirs))
     return lines

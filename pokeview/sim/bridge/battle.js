@@ -134,8 +134,13 @@ class HostedBattle {
         const request = requests[side] || null;
         if (!lines.length && !request && !errors[side]) continue;
         const text = this.words[side].render(lines); // first: the snapshot reads what it learnt
-        const asks = battle && battle.getSide(side).activeRequest;
-        const state = request && asks && !asks.wait ? snapshot(battle, side, this.words[side].battle) : null;
+        // A state at every step the side saw something (and at each request that asks), so a
+        // viewer reads what the side knew at any moment from the bridge alone (docs/record.md).
+        // (None before both players have joined: a side is known only once its foe is.)
+        const own = battle && battle.getSide(side);
+        const asked = request && own && own.activeRequest && !own.activeRequest.wait;
+        const known = own && own.foe && (asked || lines.length);
+        const state = known ? snapshot(battle, side, this.words[side].battle) : null;
         step.sides[side] = this.sideUpdate(side, lines, text, request, errors[side], state);
       }
       this.keepSent = true;
