@@ -40,6 +40,7 @@ from pokeview.text import strip_control
 from pokeview.widgets.battle_column import BattleColumn
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
+from pokeview.widgets.move_details import action_line
 from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
@@ -195,7 +196,7 @@ class PlayScreen(Screen[None]):
         actions = self.query_one(OptionList)
         actions.clear_options()
         for number, action in enumerate(ctx.actions, start=1):
-            actions.add_option(Option(literal(f"{number}. {action.label}"), id=str(number - 1)))
+            actions.add_option(Option(action_line(number, action.label, state), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
         # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.

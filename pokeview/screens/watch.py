@@ -351,7 +351,8 @@ class WatchScreen(Screen[None]):
         if replay.game.is_imported_replay:
             note = "An imported Showdown replay: the log is public, the choices unknown."
         player = replay.game.p1 if frame.side == "p1" else replay.game.p2
-        return self.query_one(DecisionPane).content_of(decision, player, conversation, note)
+        pane = self.query_one(DecisionPane)
+        return pane.content_of(decision, player, conversation, note, frame.state)
 
     def _draw_decision(self, frame) -> None:  # noqa: ANN001 - a replay Frame
         """The decision pane is drawn again (and scrolled to its top) only when it changes."""
