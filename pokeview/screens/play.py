@@ -37,21 +37,23 @@ from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.store import Store
 from pokeview.text import strip_control
-from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_column import BattleColumn, DetailKeys
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.move_details import action_line
+from pokeview.widgets.pokemon_detail import DETAIL_BINDINGS
 from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
     from pokeview.battle.loop import GameResult
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(DetailKeys, Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         HELP,
         Binding("r", "spoiler", "reasoning", id="play.spoiler"),
+        *DETAIL_BINDINGS,
         Binding("q,escape", "leave", "leave (kept)", id="play.leave"),
     ]
     KEY_NOTES: ClassVar[list[tuple[str, str]]] = [

@@ -5,44 +5,14 @@ No widgets: renderables for the play screen's actions and the viewer's legal act
 
 from __future__ import annotations
 
-import importlib.util
-import re
-from functools import cache
-from pathlib import Path
-
-import orjson
 from rich.text import Text
 
 from pokeview.game.side import MoveInfo, MoveSlot, Pokemon, SideState
+from pokeview.sim.dex import effectiveness, generation
 from pokeview.widgets.render import literal
 
-_GEN = re.compile(r"^gen(\d+)")
-# Showdown's typechart `damageTaken` codes: 0 normal, 1 weak, 2 resists, 3 immune.
-_TAKEN = {0: 1.0, 1: 2.0, 2: 0.5, 3: 0.0}
 CATEGORY = {"Physical": "Phys", "Special": "Spec", "Status": "Status"}
 EFFECT = {0.0: "0×", 0.25: "¼×", 0.5: "½×", 1.0: "1×", 2.0: "2×", 4.0: "4×"}
-
-
-@cache
-def type_chart(gen: int) -> dict[str, dict[str, float]]:
-    """defending type -> attacking type -> multiplier, from the chart poke-env ships (read as
-    a file: importing poke-env costs a third of a second the viewer's first paint has not)."""
-    spec = importlib.util.find_spec("poke_env")
-    assert spec is not None and spec.origin is not None
-    path = Path(spec.origin).parent / "data" / "static" / "typechart" / f"gen{gen}typechart.json"
-    chart = orjson.loads(path.read_bytes())
-    return {
-        defending.lower(): {
-            attacking.lower(): _TAKEN.get(code, 1.0)
-            for attacking, code in data["damageTaken"].items()
-        }
-        for defending, data in chart.items()
-    }
-
-
-def generation(format_id: str) -> int:
-    match = _GEN.match(format_id)
-    return min(9, max(1, int(match.group(1)))) if match else 9
 
 
 def known_types(mon: Pokemon) -> list[str]:
@@ -57,17 +27,6 @@ def known_types(mon: Pokemon) -> list[str]:
         elif v.id == "typeadd" and v.type:
             types.append(v.type)
     return types
-
-
-def effectiveness(move_type: str, defending: list[str], gen: int = 9) -> float | None:
-    """The multiplier of a `move_type` move against `defending` types (None: unknown types)."""
-    chart = type_chart(gen)
-    if move_type.lower() not in chart or not defending:
-        return None
-    out = 1.0
-    for t in defending:
-        out *= chart.get(t.lower(), {}).get(move_type.lower(), 1.0)
-    return out
 
 
 def _active(team: list[Pokemon]) -> Pokemon | None:

@@ -3,6 +3,7 @@ its status, a cross when fainted, and `?` for a foe not seen yet. No widgets: a 
 
 from __future__ import annotations
 
+from rich.style import Style
 from rich.text import Text
 
 from pokeview.game.side import Pokemon
@@ -12,14 +13,25 @@ SLOT = 8  # cells of a slot's name: "Brambleg" (the detail panel gives the whole
 COMPACT_SLOT = 4
 
 
-def team_row(team: list[Pokemon], total: int = 6, compact: bool = False) -> Text:
+def team_row(
+    team: list[Pokemon],
+    total: int = 6,
+    compact: bool = False,
+    place: str = "",
+    picked: str | None = None,
+) -> Text:
     """`team` in its order, then unseen slots up to `total` (a foe's not yet seen). `compact`:
-    shorter names, on one line."""
+    shorter names, on one line. Each slot carries `("mon": (place, species))` for a click;
+    the `picked` species is shown reversed (the detail panel's)."""
     row = Text(no_wrap=compact, overflow="ellipsis")
     for n, mon in enumerate(team):
         if n:
             row.append(" ")
-        row.append_text(slot(mon, COMPACT_SLOT if compact else SLOT))
+        word = slot(mon, COMPACT_SLOT if compact else SLOT)
+        if mon.species == picked:
+            word.stylize("reverse")
+        word.stylize(Style(meta={"mon": (place, mon.species)}))
+        row.append_text(word)
     for n in range(len(team), max(total, len(team))):
         if n:
             row.append(" ")
@@ -35,6 +47,6 @@ def slot(mon: Pokemon, cells: int = 8) -> Text:
     pct = 100 * mon.hp / mon.maxhp if mon.maxhp else 100
     style += "green" if pct > 50 else "yellow" if pct > 20 else "red"
     out = literal(name, style)
-    if mon.status:
+    if mon.status:  # (the status is part of the slot: a click on it picks the Pokémon too)
         out.append(f" {STATUS.get(mon.status, mon.status.upper())}", style="magenta")
     return out
