@@ -127,13 +127,13 @@ def volatiles_text(volatiles: list[Volatile]) -> Text:
 
 
 def pp_word(slot: MoveSlot, own: bool) -> str:
-    """`Outrage 15/16`, a foe's `Aeroblast −2` (PP seen used; a range with Pressure)."""
+    """`Outrage 15/16`, a foe's `Aeroblast (2 used)` (PP seen used; a range with Pressure)."""
     if own and slot.maxpp:
         return f"{slot.name} {slot.pp}/{slot.maxpp}"
     if slot.pp_used:
         most = slot.pp_used_most
         used = f"{slot.pp_used}–{most}" if most and most != slot.pp_used else f"{slot.pp_used}"
-        return f"{slot.name} −{used}"
+        return f"{slot.name} ({used} used)"
     return slot.name
 
 

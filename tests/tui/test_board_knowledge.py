@@ -57,7 +57,7 @@ async def test_item_ability_types_and_pp_known_for_own_revealed_for_the_foe(reco
         second = await at_turn(pilot, screen, 2)
         foe, me = block(second, "(as seen)"), block(second, "(you)")
         assert "Life Orb · ability unknown" in foe  # revealed by its recoil in turn 1
-        assert "Drain Punch −1" in foe  # PP it was seen to use
+        assert "Drain Punch (1 used)" in foe  # PP it was seen to use
         assert "Earthquake 15/16" in me
         foe = block(await at_turn(pilot, screen, 5), "(as seen)")
         assert "Life Orb · Disguise" in foe  # its Disguise broke in turn 4

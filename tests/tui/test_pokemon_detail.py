@@ -38,7 +38,11 @@ async def test_the_foes_active_pokemon_by_keys_with_what_it_could_be(recorded_db
         assert panel.startswith("Lugia L73 (p2, as seen)")
         assert row(panel, "Item").split()[1:] == ["unknown"]  # Heavy-Duty Boots, not revealed
         assert "unknown — possible: Pressure, Multiscale" in row(panel, "Ability")
-        assert row(panel, "Moves seen").split()[2:] == ["Aeroblast", "−7"]  # not Calm Mind...
+        assert row(panel, "Moves seen").split()[2:] == [
+            "Aeroblast",
+            "(7",
+            "used)",
+        ]  # not Calm Mind...
         assert "Leech Seed" in row(panel, "Now")
         assert "Possible random-battle sets" in panel
         assert "Bulky Setup: Aeroblast, Calm Mind, Earth Power" in panel.replace("\n", " ")
@@ -82,3 +86,22 @@ async def test_a_pokemon_by_a_click_on_its_slot(recorded_db):
         await pilot.click(offset=slot_at(board, "Lugia PAR"))
         assert board.selected == ("top", "Lugia")
         assert "Possible random-battle sets" in text_of(screen.query_one(PokemonDetail))
+
+
+async def test_the_panel_while_playing(tmp_path, bridge):
+    from pokeview.screens.play import PlayScreen
+    from tests.tui.test_play import until
+
+    db = tmp_path / "play.db"
+    app = make_app(db, partial(PlayScreen, db, opponent="random", seed_text="panel-1"))
+    async with app.run_test(size=(120, 36)) as pilot:
+        screen = app.screen
+        await until(pilot, lambda: screen.ctx is not None, "a decision")
+        await pilot.press("i")
+        panel = text_of(screen.query_one(PokemonDetail))
+        assert "(p2, as seen)" in panel.splitlines()[0], panel
+        assert row(panel, "Item").split()[1:] == ["unknown"]  # nothing revealed yet
+        assert "Possible random-battle sets" in panel
+        await pilot.press("right_square_bracket")
+        panel = text_of(screen.query_one(PokemonDetail))
+        assert "(p1, you)" in panel.splitlines()[0] and "Stats" in panel
