@@ -10,7 +10,7 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 
 from pokeview import settings
-from pokeview.commands import ScreenKeys
+from pokeview.commands import PokeviewCommands, ScreenKeys
 from pokeview.themes import built_in_themes, load_themes
 from pokeview.widgets.control_filter import CONTROL_FREE
 
@@ -20,11 +20,20 @@ DEFAULT_THEME = "pokeview-dark"
 class PokeviewApp(App[None]):
     TITLE = "pokeview"
     CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
-    COMMANDS = App.COMMANDS | {ScreenKeys}
+    COMMANDS = App.COMMANDS | {ScreenKeys, PokeviewCommands}
+    # Classes each screen's .tcss lays out small terminals with (80x24 is the smallest kept).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
-    def __init__(self, first_screen: Callable[[], Screen], themes_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        first_screen: Callable[[], Screen],
+        themes_dir: Path | None = None,
+        store_path: Path | None = None,
+    ) -> None:
         super().__init__()
         self.first_screen = first_screen
+        self.store_path = store_path  # the record the palette's commands open
         self.themes_dir = themes_dir  # None: the themes shipped in the package
         self.started = False  # set once the saved theme is restored: later changes are saved
 
@@ -87,4 +96,4 @@ def make_app(
 
         return HomeScreen(store_path)
 
-    return PokeviewApp(first_screen or home, themes_dir)
+    return PokeviewApp(first_screen or home, themes_dir, store_path)

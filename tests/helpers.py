@@ -343,3 +343,14 @@ async def settle(pilot, until) -> None:
         if until():
             return
     raise AssertionError("the screen did not settle")
+
+
+def script(path: str):
+    """A script of the repository that is not a package module (benchmarks/, docs/), loaded."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

@@ -226,7 +226,9 @@ def add_watch(commands: Commands) -> None:
     )
     p.add_argument("game", help="a game id, or a game file written by `pokeview export`")
     p.add_argument(
-        "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
+        "--side",
+        choices=["p1", "p2", "spectator"],
+        help="whose view (s switches; default p1, or for a running game the model's side)",
     )
 
 

@@ -333,6 +333,13 @@ class PlayScreen(DetailKeys, Screen[None]):
             self.spoiler_at = None
 
     def action_leave(self) -> None:
+        if self.result is None and self.game_id is not None:  # said where the app goes on
+            self.notify(
+                f"game {self.game_id} is kept: Enter on it in the games list, or "
+                "`pokeview play --resume`, plays on from where you left",
+                title="left the game",
+                markup=False,
+            )
         back(self.app)
 
     def on_unmount(self) -> None:
