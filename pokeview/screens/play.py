@@ -37,20 +37,23 @@ from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.store import Store
 from pokeview.text import strip_control
-from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_column import BattleColumn, DetailKeys
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
+from pokeview.widgets.move_details import action_line
+from pokeview.widgets.pokemon_detail import DETAIL_BINDINGS
 from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
     from pokeview.battle.loop import GameResult
 
 
-class PlayScreen(Screen[None]):
+class PlayScreen(DetailKeys, Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         HELP,
         Binding("r", "spoiler", "reasoning", id="play.spoiler"),
+        *DETAIL_BINDINGS,
         Binding("q,escape", "leave", "leave (kept)", id="play.leave"),
     ]
     KEY_NOTES: ClassVar[list[tuple[str, str]]] = [
@@ -185,7 +188,7 @@ class PlayScreen(Screen[None]):
         actions = self.query_one(OptionList)
         actions.clear_options()
         for number, action in enumerate(ctx.actions, start=1):
-            actions.add_option(Option(literal(f"{number}. {action.label}"), id=str(number - 1)))
+            actions.add_option(Option(action_line(number, action.label, state), id=str(number - 1)))
         if ctx.refusal:
             self.notify(f"Showdown refused that: {ctx.refusal}", severity="warning", markup=False)
         # Nothing highlighted: a stray Enter (after a number that was taken at once) picks nothing.

@@ -36,10 +36,11 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.store import DecisionRow
 from pokeview.text import strip_control
-from pokeview.widgets.battle_column import BattleColumn
+from pokeview.widgets.battle_column import BattleColumn, DetailKeys
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane, ending
+from pokeview.widgets.pokemon_detail import DETAIL_BINDINGS
 from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
@@ -49,7 +50,7 @@ ENDS = Binding.Group("first/last")
 SPEED = Binding.Group("speed")
 
 
-class WatchScreen(Screen[None]):
+class WatchScreen(DetailKeys, Screen[None]):
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     # Declared once: the footer shows them in this order (the most used first, so that they
     # fit at 80 columns), the ? screen and the command palette list them all.
@@ -83,6 +84,7 @@ class WatchScreen(Screen[None]):
         Binding(
             "f", "fork", "play on", id="watch.fork", tooltip="play on from here (take this side)"
         ),
+        *DETAIL_BINDINGS,
         Binding("home", "first", "first", id="watch.first", priority=True, show=False),
         Binding("end", "last", "last", id="watch.last", priority=True, show=False),
         Binding("minus", "speed(-1)", "slower", id="watch.slower", show=False),
@@ -357,7 +359,8 @@ class WatchScreen(Screen[None]):
         if replay.game.is_imported_replay:
             note = "An imported Showdown replay: the log is public, the choices unknown."
         player = replay.game.p1 if frame.side == "p1" else replay.game.p2
-        return self.query_one(DecisionPane).content_of(decision, player, conversation, note)
+        pane = self.query_one(DecisionPane)
+        return pane.content_of(decision, player, conversation, note, frame.state)
 
     def _draw_decision(self, frame) -> None:  # noqa: ANN001 - a replay Frame
         """The decision pane is drawn again (and scrolled to its top) only when it changes."""

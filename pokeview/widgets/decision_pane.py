@@ -7,8 +7,10 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from pokeview.game.side import SideState
 from pokeview.store.store import DecisionRow, GameRow
 from pokeview.widgets.lines import Lines
+from pokeview.widgets.move_details import action_line
 from pokeview.widgets.render import literal
 
 
@@ -106,14 +108,20 @@ class DecisionPane(Lines):
         player: str,
         conversation: list | None = None,
         note: str | None = None,
+        state: SideState | None = None,
     ) -> RenderableType:
-        """What `show` shows (to draw it ahead, or once per decision with `show_drawn`)."""
+        """What `show` shows (to draw it ahead, or once per decision with `show_drawn`).
+        `state`: what the deciding side knew, for its moves' details."""
         if decision is None:
             return Text(note or "No decision here.", style="dim")
-        return Group(*self._parts(decision, player, conversation))
+        return Group(*self._parts(decision, player, conversation, state))
 
     def _parts(
-        self, d: DecisionRow, player: str, conversation: list | None
+        self,
+        d: DecisionRow,
+        player: str,
+        conversation: list | None,
+        state: SideState | None = None,
     ) -> list[RenderableType]:
         head = Text()
         head.append_text(literal(player, "bold"))
@@ -159,7 +167,7 @@ class DecisionPane(Lines):
         for number, label in enumerate(d.actions, start=1):
             chosen = number - 1 == d.action
             line = Text("▶ " if chosen else "  ", style="bold green")
-            line.append_text(literal(f"{number}. {label}", "bold green" if chosen else ""))
+            line.append_text(action_line(number, label, state, chosen))
             parts.append(line)
         if isinstance(detail.get("search"), dict):  # what the search player considered
             parts += _considered(detail["search"])
