@@ -45,7 +45,7 @@ from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 TURN = Binding.Group("turn")
-STEP = Binding.Group("decision")
+STEP = Binding.Group("step")  # "decision" did not fit at 80 columns beside "i mon"
 ENDS = Binding.Group("first/last")
 SPEED = Binding.Group("speed")
 

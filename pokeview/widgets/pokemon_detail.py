@@ -25,7 +25,7 @@ from pokeview.widgets.render import (
 DETAIL = Binding.Group("Pokémon")
 # Declared once for every screen with a board: open/close the panel, pick the Pokémon.
 DETAIL_BINDINGS: list[BindingType] = [
-    Binding("i", "mon_detail", "Pokémon", id="board.detail", tooltip="a Pokémon's details"),
+    Binding("i", "mon_detail", "mon", id="board.detail", tooltip="a Pokémon's details"),
     Binding(
         "left_square_bracket",
         "mon_select(-1)",

@@ -13,6 +13,7 @@ from bisect import bisect_right
 from pathlib import Path
 
 import jsonschema
+import msgspec
 import pytest
 
 from pokeview import paths
@@ -21,6 +22,7 @@ from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import start_spec
 from pokeview.battle.replay import VIEWS, Replay
 from pokeview.game.side import Pokemon, SideState, decode_state
+from pokeview.sim.request import decode_request
 from pokeview.store.events import EventKind
 from tests.helpers import game
 from tests.integration.test_real_logs import SINGLES, _imported
@@ -38,9 +40,8 @@ async def test_the_bridges_states_decode_strictly_and_fit_the_schema(bridge, fmt
     kinds: set[str] = set()
     shapes: set[frozenset[str]] = set()
     for n in range(10):
-        channel = await bridge.open(
-            {**start_spec(fmt, seeds.game_seed("states", n)), "whole": True}
-        )
+        start = start_spec(fmt, seeds.game_seed("states", n))
+        channel = await bridge.open(msgspec.structs.replace(start, whole=True))
         pick = random.Random(n)
         try:
             for _ in range(80):  # short games: about 30 turns at most
@@ -59,7 +60,7 @@ async def test_the_bridges_states_decode_strictly_and_fit_the_schema(bridge, fmt
                 if step.end:
                     break
                 for side, update in step.sides.items():
-                    request = update.typed_request
+                    request = decode_request(update.request_json)
                     if request is not None and not request.wait:
                         channel.choose(side, pick.choice(legal_actions(request)).choice)
         finally:

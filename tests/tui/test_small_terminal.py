@@ -111,6 +111,6 @@ async def test_the_viewer_at_80x24_keeps_ten_log_lines_and_its_whole_footer(tmp_
         assert screen.query_one(BattleLog).content_size.height >= 10  # it was 8
         footer = screen.query_one(Footer)
         keys = list(footer.query("FooterKey"))
-        assert keys and all(key.region.right <= 80 for key in keys), [
-            (key.action, key.region.right) for key in keys
-        ]
+        assert keys and all(key.region.right <= 80 for key in keys), str(
+            [(key.action, key.region.right) for key in keys]
+        )
