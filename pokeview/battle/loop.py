@@ -23,6 +23,7 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
+from pokeview.game.decision import Made, SideStats, detail_to_data, messages_of, side_stats
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
@@ -104,6 +105,8 @@ class _Game:
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
+        # Each decision as last made here, by (side, index): the game's stats when it ends.
+        self.made: dict[tuple[str, int], Made] = {}
         # Set when the game ends (the battle's end) or fails (an exception from a step, a
         # player or the bridge); the steps are taken as they are read (`take_step`).
         self.over: asyncio.Future[dict[str, Any]] | None = None
@@ -152,9 +155,9 @@ class _Game:
             player = self.players[side]
             if hasattr(player, "conversation"):  # a model picks up its own conversation
                 player.conversation = [
-                    m
+                    {"role": m.role, "content": m.content}
                     for d in self.store.decisions(game_id, side)
-                    for m in d.detail.get("messages", [])
+                    for m in messages_of(d.detail)
                 ]
         self.input = lines
         self.inputlog = lines
@@ -402,9 +405,12 @@ class _Game:
             "choice": action.choice,
             "how": decision.how,
             "refusals": pending.refusals,
-            "detail": decision.detail,
+            "detail": detail_to_data(decision.detail),
             "latency_ms": round(latency, 3),
         }
+        self.made[(side, pending.index)] = Made(
+            side, decision.how, round(latency, 3), decision.detail
+        )
         if not pending.recorded:
             pending.recorded = True
             self.store.add_decision(self.game_id, side=side, idx=pending.index, **fields)
@@ -452,12 +458,18 @@ class _Game:
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
             ending=self.ending,
+            stats=self.stats(),
         )
         if void:
             self.store.set_excluded(self.game_id)
         result = self.result(status, winner, turns, void)
         result.ending = self.ending
         return result
+
+    def stats(self) -> dict[str, SideStats] | None:
+        """Each side's decision stats, from the decisions made here (None for a resumed game,
+        whose earlier decisions were made elsewhere: computed from the record when read)."""
+        return None if self.resuming else side_stats(self.made.values())
 
     def void_reason(self) -> str | None:
         """Why the game is void: a model side the harness decided for too often (RotomArena)."""
@@ -483,6 +495,7 @@ class _Game:
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
+            stats=self.stats(),
         )
         return self.result(status, None, turns, reason)
 

@@ -17,9 +17,9 @@ from poke_env.player.battle_order import SingleBattleOrder
 from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
+from pokeview.game.decision import BotDetail, How
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.random_choice import random_choice
-from pokeview.store.rows import How
 
 BOTS: dict[str, type[PokeEnvPlayer]] = {
     "random": RandomPlayer,
@@ -142,5 +142,5 @@ class BotPlayer:
             options = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
             options = options or list(range(len(ctx.actions)))
             index = random.Random(ctx.seed).choice(options)
-            return Decision(index, how=How.FALLBACK, detail={"bot_order": str(order)})
+            return Decision(index, how=How.FALLBACK, detail=BotDetail(bot_order=str(order)))
         return Decision(index, how=How.CHOSEN)

@@ -6,8 +6,8 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from pokeview.game.decision import How
 from pokeview.players.base import Decision, DecisionContext
-from pokeview.store.rows import How
 
 
 class HumanPlayer:

@@ -6,8 +6,8 @@ from typing import Any
 
 from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
+from pokeview.game.decision import How
 from pokeview.players.base import Decision, DecisionContext
-from pokeview.store.rows import How
 
 ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
 

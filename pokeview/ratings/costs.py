@@ -8,11 +8,11 @@ when the report is built). Prices are read from the players file, never stored a
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-import orjson
+import msgspec
 
 from pokeview.players.llm.usage import Usage, cost
+from pokeview.ratings.decisions import DecisionFacts
 
 
 def current_prices(players_file: str | Path | None = None) -> dict[str, dict[str, float]]:
@@ -26,26 +26,28 @@ def current_prices(players_file: str | Path | None = None) -> dict[str, dict[str
         return {}
 
 
-def decision_cost(row: Any, prices: dict[str, dict[str, float]]) -> tuple[float | None, bool]:
-    """(USD, costed later) of one row of `Store.decision_facts`; (None, False) when unknown."""
-    if row["cost"] is not None:
-        return float(row["cost"]), False
-    if not row["usage"] or not row["spec_name"] or row["spec_name"] not in prices:
+def decision_cost(
+    row: DecisionFacts, prices: dict[str, dict[str, float]]
+) -> tuple[float | None, bool]:
+    """(USD, costed later) of one decision; (None, False) when unknown."""
+    if row.cost is not None:
+        return float(row.cost), False
+    if row.usage is None or not row.spec_name or row.spec_name not in prices:
         return None, False
-    usage = Usage.from_json(orjson.loads(row["usage"]))
-    value = cost(usage, prices[row["spec_name"]])
+    usage = Usage.from_json(msgspec.to_builtins(row.usage))
+    value = cost(usage, prices[row.spec_name])
     return value, value is not None
 
 
 def side_costs(
-    rows: list[Any], prices: dict[str, dict[str, float]]
+    rows: list[DecisionFacts], prices: dict[str, dict[str, float]]
 ) -> dict[tuple[int, str], float | None]:
     """USD per (game, side) for the model sides of these decisions; None when any is unknown."""
     out: dict[tuple[int, str], float | None] = {}
     for row in rows:
-        if not row["model"]:
+        if not row.model:
             continue
-        key = (row["game_id"], row["side"])
+        key = (row.game_id, row.side)
         value, _ = decision_cost(row, prices)
         if key not in out:
             out[key] = value

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from pokeview.ratings.bradley_terry import bootstrap, fit, fit_anchored, score_matrix, wilson
+from pokeview.ratings.decisions import player_decision_stats
 from pokeview.store.store import Store
 
 ANCHOR = "max-damage"
@@ -220,7 +221,7 @@ def _decision_stats(store: Store, rows: list[Any], lines: list[PlayerLine]) -> N
         unknown,
         model_decisions,
         estimated,
-    ) in store.player_decision_stats(r["id"] for r in rows):
+    ) in player_decision_stats(store, [r["id"] for r in rows]):
         line = by_name.get(player)
         if line is None:
             continue

@@ -6,24 +6,12 @@ import os
 import sqlite3
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any
 
 import orjson
 
-
-class How(StrEnum):
-    """How a decision was made (`decisions.how`)."""
-
-    CHOSEN = "chosen"  # a bot's or a person's own choice
-    ANSWER = "answer"  # a model's first answer named a legal action
-    REASK = "re-ask"  # a model named one after being asked again
-    RANDOM_PICK = "random pick"  # 3 answers named none: a seeded random action
-    AUTOPILOT = "autopilot"  # the provider failed past its retries: a seeded random action
-    FALLBACK = "fallback"  # a bot named nothing legal: a seeded random action
-    ONLY_CHOICE = "only choice"  # one action was possible: nothing was asked
-    RECORDED = "recorded"  # replayed from an input log
-
+from pokeview.game.decision import DecisionDetail, detail_from_json
+from pokeview.game.decision import How as How  # declared with a decision's vocabulary
 
 REPLAY_SEED = "replay"  # the seed of games imported from Showdown replays (they have none)
 
@@ -130,15 +118,20 @@ class DecisionRow:
     choice: str
     how: str
     refusals: list[dict[str, Any]]
-    detail: dict[str, Any]
+    detail: DecisionDetail  # decoded once, here, where the record is read
     created_at: str
     latency_ms: float | None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> DecisionRow:
-        data = dict(row)
-        for key in ("request", "actions", "refusals", "detail"):
+        return cls.from_stored(dict(row))
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> DecisionRow:
+        """A decision from its stored columns (JSON columns as text)."""
+        for key in ("request", "actions", "refusals"):
             data[key] = loads(data[key])
+        data["detail"] = detail_from_json(data["detail"])
         return cls(**data)
 
 

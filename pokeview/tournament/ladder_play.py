@@ -15,8 +15,9 @@ from pokeview import __version__
 from pokeview.battle import seeds
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import How
 from pokeview.players.server import ServerOptions
-from pokeview.store.rows import How
+from pokeview.ratings.decisions import decision_facts
 from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.tournament.ladder import (
@@ -176,11 +177,11 @@ def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str,
 
 def _void_reason(store: Store, game_id: int) -> str | None:
     counts: dict[str, list[int]] = {}
-    for row in store.decision_facts([game_id]):
-        if row["model"]:
-            c = counts.setdefault(row["side"], [0, 0])
+    for row in decision_facts(store, [game_id]):
+        if row.model:
+            c = counts.setdefault(row.side, [0, 0])
             c[0] += 1
-            c[1] += row["how"] == How.AUTOPILOT
+            c[1] += row.how == How.AUTOPILOT
     for side, (n, autopilot) in sorted(counts.items()):
         if n and autopilot / n > VOID_AUTOPILOT:
             return f"void: {side} was on autopilot for {100 * autopilot / n:.0f}% of its decisions"

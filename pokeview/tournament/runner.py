@@ -26,6 +26,7 @@ from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
 from pokeview.players.server import ServerOptions
+from pokeview.ratings.decisions import ensure_stats
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
@@ -233,6 +234,7 @@ async def run_tournament(
                 progress.interrupted += 1
             elif result.status != "finished":
                 progress.failed += 1
+            ensure_stats(store, [result.game_id])
             game_cost = store.game_cost(result.game_id)
             if store.game_has_model(result.game_id):
                 progress.models = True
