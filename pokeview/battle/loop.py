@@ -23,7 +23,7 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
-from pokeview.game.decision import Made, SideStats, detail_to_data, messages_of, side_stats
+from pokeview.game.decision import Made, SideStats, messages_of, side_stats
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
@@ -405,7 +405,7 @@ class _Game:
             "choice": action.choice,
             "how": decision.how,
             "refusals": pending.refusals,
-            "detail": detail_to_data(decision.detail),
+            "detail": decision.detail,
             "latency_ms": round(latency, 3),
         }
         self.made[(side, pending.index)] = Made(
