@@ -49,14 +49,22 @@ def _settings() -> dict[str, Any]:
     return settings_schema()
 
 
-# kind -> its schema: run configs, the players file, theme files, the user's settings, and a
-# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand)
+def _decision_detail() -> dict[str, Any]:
+    from pokeview.game.decision import schema
+
+    return schema()
+
+
+# kind -> its schema: run configs, the players file, theme files, the user's settings, a
+# ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand), and a
+# decision's detail as the record keeps it (docs/record.md)
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run": _run,
     "ladder": _ladder,
     "players": _players,
     "theme": _theme,
     "settings": _settings,
+    "decision-detail": _decision_detail,
 }
 FOLDER = paths.REPO_DIR / "docs" / "schemas"
 
