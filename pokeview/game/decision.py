@@ -262,8 +262,9 @@ class SideStats(msgspec.Struct, kw_only=True):
 
 
 def side_stats(decisions: Iterable[Decided]) -> dict[str, SideStats]:
-    """Each side's statistics over a game's decisions (a side that made none has none)."""
-    out: dict[str, SideStats] = {}
+    """Each side's statistics over a game's decisions. Both sides have theirs, zeros for a side
+    that made none, so that a game's stats, once kept, are never looked for again."""
+    out = {"p1": SideStats(), "p2": SideStats()}
     for d in decisions:
         out.setdefault(d.side, SideStats()).add(d)
     return out

@@ -232,6 +232,8 @@ class Compaction:
         conn = self.conn
         if stats is not None:
             self._keep_stats(game_id, stats)
+        else:  # any kept while it ran may be stale: computed again when read
+            conn.execute("delete from decision_stats where game_id = ?", (game_id,))
         kept = self._written.pop(game_id, None)
         events: list[Any] | None = kept.events if kept else None
         if events is None:  # a game this Store did not start (resumed, imported, migrated)

@@ -73,7 +73,7 @@ def _check(store, game_id: int) -> list[type]:
     expected = [tuple(r) for r in old.execute(OLD_STATS_SQL)]
     kept = store.conn.execute(
         f"select side, {', '.join(STATS_COLUMNS)} from decision_stats "
-        "where game_id = ? order by side",
+        "where game_id = ? and decisions > 0 order by side",
         (game_id,),
     ).fetchall()
     assert len(kept) == len(expected)

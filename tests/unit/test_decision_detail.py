@@ -52,3 +52,25 @@ def test_no_annotation_declares_a_decisions_detail_as_a_plain_dict():
             if pattern.search(line):
                 offenders.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
     assert offenders == []
+
+
+def test_a_migrated_games_decision_stats_are_computed_when_first_read(tmp_path, data_dir):
+    """Migration compacts games with no stats (the Store computes none); the first ratings read
+    computes them from the typed details and keeps them, and they are not computed again."""
+    from pokeview.ratings.decisions import ensure_stats, player_decision_stats
+    from pokeview.store import open_store
+    from tests.helpers import unpack_v2
+
+    store = open_store(unpack_v2(data_dir, tmp_path))
+    try:
+        ids = store.game_ids()
+        assert store.stats_missing(ids) == ids  # the compacted ones have none; the running one
+        rows = player_decision_stats(store, ids)
+        assert sum(r[1] for r in rows) == sum(len(store.decisions(g)) for g in ids) > 0
+        running = [g.id for g in store.games(limit=100) if not g.compacted]
+        assert running and store.stats_missing(ids) == running  # a running game's may change
+        ensure_stats(store, ids)
+        kept = store.conn.execute("select count(*) from decision_stats").fetchone()[0]
+        assert kept == 2 * len(ids)  # both sides of every game, a game with no decisions too
+    finally:
+        store.close()
