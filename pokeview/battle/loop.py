@@ -385,7 +385,7 @@ class _Game:
 
     def decided(self, side: str, ctx: DecisionContext, decision: Decision, started: float) -> None:
         """Record the decision and send its choice to Showdown."""
-        latency = (time.perf_counter() - started) * 1000
+        latency = round((time.perf_counter() - started) * 1000, 3)
         pending = self.pending[side]
         player = self.players[side]
         if not 0 <= decision.action < len(pending.actions):
@@ -406,16 +406,15 @@ class _Game:
             "how": decision.how,
             "refusals": pending.refusals,
             "detail": decision.detail,
-            "latency_ms": round(latency, 3),
+            "latency_ms": latency,
         }
-        self.made[(side, pending.index)] = Made(
-            side, decision.how, round(latency, 3), decision.detail
-        )
         if not pending.recorded:
             pending.recorded = True
             self.store.add_decision(self.game_id, side=side, idx=pending.index, **fields)
         else:
             self.store.update_decision(self.game_id, side, pending.index, **fields)
+        # Counted once kept: a decision the record refused is in neither.
+        self.made[(side, pending.index)] = Made(side, decision.how, latency, decision.detail)
         self.events(
             side,
             EventKind.CHOICE,

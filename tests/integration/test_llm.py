@@ -30,7 +30,7 @@ async def test_a_model_game_is_recorded_and_re_renders_byte_for_byte(bridge, sto
         assert d.detail.cost == pytest.approx(expected)
     # The conversation keeps the model's own answers, and nothing earlier changes.
     sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
-    kept = [m for d in decisions for m in d.detail.messages]
+    kept = [msgspec.to_builtins(m) for d in decisions for m in d.detail.messages]
     assert sent == kept[: len(sent)]
     assert any(e.kind == "reasoning" for e in store.events(result.game_id))
 
@@ -154,7 +154,11 @@ async def test_a_refused_answer_and_the_answer_after_it_are_one_decision_kept_wh
     assert first.detail.cost == pytest.approx(attempts[0].cost + attempts[1].cost)
     # What was sent is what is kept: the record re-renders the conversation.
     sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
-    kept = [m for d in store.decisions(result.game_id, "p1") for m in d.detail.messages]
+    kept = [
+        msgspec.to_builtins(m)
+        for d in store.decisions(result.game_id, "p1")
+        for m in d.detail.messages
+    ]
     assert sent == kept[: len(sent)]
 
 

@@ -156,7 +156,7 @@ async def test_a_game_under_each_api_keeps_the_reasoning_usage_and_cost(
 
     body = [b for a, b in loopback.native_requests if a == api][-1]
     received = conversation(api, body)
-    kept = [m for d in decisions for m in d.detail.messages]
+    kept = [msgspec.to_builtins(m) for d in decisions for m in d.detail.messages]
     assert received == kept[: len(received)] and len(received) == len(kept) - 1
     assert any(e.kind == "reasoning" for e in store.events(result.game_id))
 
@@ -226,14 +226,13 @@ async def test_a_fault_is_recorded_with_its_reason_and_retried(
     assert result.status == "finished"
     for d in store.decisions(result.game_id, "p1"):
         failed, answered = d.detail.attempts
-        assert failed["status"] == "error" and failed["error"].startswith(why), failed["error"]
-        assert "Traceback" not in failed["error"]
+        assert failed.status == "error" and failed.error.startswith(why), failed.error
+        assert "Traceback" not in failed.error
         if model == "loopback-error-event-once":
             assert (
-                "error event in the stream" in failed["error"]
-                or "error in the stream" in failed["error"]
+                "error event in the stream" in failed.error or "error in the stream" in failed.error
             )
-        assert answered["status"] == "ok" and answered["retry"] == 1 and d.how == "answer"
+        assert answered.status == "ok" and answered.retry == 1 and d.how == "answer"
 
 
 @pytest.mark.parametrize("api", NATIVE)
