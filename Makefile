@@ -1,14 +1,16 @@
 # pokeview: `make demo` and `make test` set up everything they need on a fresh machine
 # (Python 3.11+, Node.js 18+ and npm): a virtual environment, pokeview, and the pinned Showdown.
+# Node.js 18 is what pokeview/sim/install.py checks for; CI runs 20; `make lint` installs ESLint 9,
+# which wants 18.18 or newer.
 
 PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-# The JavaScript's development tools (ESLint), from package.json's pinned lock file.
+# The JavaScript's development tools (ESLint, TypeScript), from package.json's pinned lock file.
 NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cut -d' ' -f1)
 
-.PHONY: setup browser demo test test-fast test-js check lint format schemas bench clean
+.PHONY: setup browser demo test test-fast test-js check lint format schemas docs bench clean
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -56,22 +58,32 @@ test-js: setup
 test-fast: $(STAMP)
 	$(BIN)/pytest -q tests/unit
 
-lint: $(STAMP) $(NODE_STAMP)
-	$(BIN)/ruff check pokeview tests benchmarks
-	$(BIN)/ruff format --check pokeview tests benchmarks
+# tsc checks the JS's JSDoc types against the Showdown and @pkmn packages it runs with: the ones
+# `pokeview setup` installed in the data dir, linked where tsconfig.json's paths look for them.
+lint: setup $(NODE_STAMP)
+	$(BIN)/ruff check pokeview tests benchmarks docs
+	$(BIN)/ruff format --check pokeview tests benchmarks docs
 	$(BIN)/lint-imports
 	$(BIN)/mypy pokeview
 	node_modules/.bin/eslint .
+	ln -sfn "$$($(BIN)/python -c 'from pokeview import paths; print(paths.showdown_dir())')" node_modules/.pokeview-showdown
+	node_modules/.bin/tsc -p tsconfig.json
 
 format: $(STAMP)
-	$(BIN)/ruff format pokeview tests benchmarks
-	$(BIN)/ruff check --fix pokeview tests benchmarks
+	$(BIN)/ruff format pokeview tests benchmarks docs
+	$(BIN)/ruff check --fix pokeview tests benchmarks docs
 
 check: lint test
 
 # The config files' JSON schemas for editors, from their declarations (a unit test compares).
 schemas: $(STAMP)
 	$(BIN)/python -m pokeview.config_schemas docs/schemas
+
+# The README's table of commands (from the parser) and its picture of the viewer (the real app
+# under Pilot); unit tests check the table and every link.
+docs: $(STAMP)
+	$(BIN)/python docs/commands.py
+	$(BIN)/python docs/screenshot.py
 
 bench: setup
 	$(BIN)/python benchmarks/ratings.py

@@ -34,7 +34,7 @@ db, kind, what = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 if kind == "spectate":
     make_app(db, lambda: SpectateScreen(db, what)).run(headless=True)
 else:
-    make_app(db, lambda: WatchScreen(db, int(what), "p1", live=True)).run(headless=True)
+    make_app(db, lambda: WatchScreen(db, int(what))).run(headless=True)
 """
 
 
@@ -73,7 +73,7 @@ def live_game(db: Path) -> int:
 
 async def latencies(db: Path, game_id: int, samples: int = 40) -> list[float]:
     writer = open_store(db)
-    app = make_app(db, lambda: WatchScreen(db, game_id, "p1", live=True))
+    app = make_app(db, lambda: WatchScreen(db, game_id))
     out = []
     async with app.run_test(size=(120, 40)) as pilot:
         while getattr(app.screen, "replay", None) is None:

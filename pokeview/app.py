@@ -10,7 +10,8 @@ from textual.filter import LineFilter
 from textual.screen import Screen
 
 from pokeview import settings
-from pokeview.commands import ScreenKeys
+from pokeview.commands import PokeviewCommands, ScreenKeys
+from pokeview.screens.navigation import back
 from pokeview.themes import built_in_themes, load_themes
 from pokeview.widgets.control_filter import CONTROL_FREE
 
@@ -20,11 +21,20 @@ DEFAULT_THEME = "pokeview-dark"
 class PokeviewApp(App[None]):
     TITLE = "pokeview"
     CSS = "Footer FooterLabel { margin: 0 1 0 0; }"  # a key group's label, then a gap
-    COMMANDS = App.COMMANDS | {ScreenKeys}
+    COMMANDS = App.COMMANDS | {ScreenKeys, PokeviewCommands}
+    # Classes each screen's .tcss lays out small terminals with (80x24 is the smallest kept).
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (100, "-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (30, "-tall")]
 
-    def __init__(self, first_screen: Callable[[], Screen], themes_dir: Path | None = None) -> None:
+    def __init__(
+        self,
+        first_screen: Callable[[], Screen],
+        themes_dir: Path | None = None,
+        store_path: Path | None = None,
+    ) -> None:
         super().__init__()
         self.first_screen = first_screen
+        self.store_path = store_path  # the record the palette's commands open
         self.themes_dir = themes_dir  # None: the themes shipped in the package
         self.started = False  # set once the saved theme is restored: later changes are saved
 
@@ -62,10 +72,7 @@ class PokeviewApp(App[None]):
 
     def action_back(self) -> None:  # type: ignore[override]  # Textual's is async; ours is not
         """Back to the screen below; quit when the current screen is the first one."""
-        if len(self.screen_stack) > 2:
-            self.pop_screen()
-        else:
-            self.exit()
+        back(self)
 
     def watch_theme(self, theme: str) -> None:
         # Not while the saved theme is being restored: a fallback (its file missing) would
@@ -87,4 +94,4 @@ def make_app(
 
         return HomeScreen(store_path)
 
-    return PokeviewApp(first_screen or home, themes_dir)
+    return PokeviewApp(first_screen or home, themes_dir, store_path)

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pokeview.errors import PokeviewError
+from pokeview.game.bridge import Start
 
 GRADED = {
     "move",
@@ -327,9 +328,7 @@ async def showdown_graded_logs(
     where Showdown stopped for cases whose recorded choices stop fitting the battle."""
     logs, stops = {}, {}
     for case in cases:
-        channel = await bridge.open(
-            {"inputlog": input_log(case), "quiet": True, "omniscient": True}
-        )
+        channel = await bridge.open(Start(inputlog=input_log(case), quiet=True, omniscient=True))
         try:
             step = await channel.next()
         finally:
@@ -337,7 +336,7 @@ async def showdown_graded_logs(
         logs[str(case["id"])] = graded(step.spectator)
         if step.stopped:
             stops[str(case["id"])] = (
-                f"Showdown stopped at choice line {step.stopped['line']} "
-                f"({step.stopped['input']}): {step.stopped['error']}"
+                f"Showdown stopped at choice line {step.stopped.line} "
+                f"({step.stopped.input}): {step.stopped.error}"
             )
     return logs, stops

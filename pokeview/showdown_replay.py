@@ -142,7 +142,7 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
 
     ending = from_server_log(lines)  # "|-message|bob forfeited.": the server's words
     pieces = await bridge.follow(lines)
-    spectator = [line for piece in pieces for line in piece["lines"]]
+    spectator = [line for piece in pieces for line in piece.lines]
     players = {side: f"replay:{names[side]}" for side in ("p1", "p2")}
     for side in ("p1", "p2"):
         store.remember_player(players[side], "replay", {"kind": "replay", "user": names[side]})
@@ -160,14 +160,12 @@ async def import_replay(store: Store, text: str, source: str, bridge: Any) -> in
     try:
         at = time.time()
         for piece in pieces:
-            events: list[tuple[str | None, EventKind, Any]] = [
-                (None, EventKind.LOG, piece["lines"])
-            ]
+            events: list[tuple[str | None, EventKind, Any]] = [(None, EventKind.LOG, piece.lines)]
             for side in ("p1", "p2"):
                 data = ev.Side(
-                    piece["lines"],
-                    piece["text"][side],
-                    state=piece["state"][side],
+                    piece.lines,
+                    piece.text[side],
+                    state=piece.state[side],
                     frame=True,  # a point to stop at in the viewer, with no decision behind it
                 )
                 events.append((side, EventKind.SIDE, data))

@@ -192,21 +192,19 @@ FAST = {"connect": 2, "first_token": 0.5, "total": 5}
 
 
 async def game(bridge, store, p1="heuristic", p2="max-damage", text="t", pair=0, **kw):
-    from pokeview.battle import seeds
-    from pokeview.battle.loop import play_game
+    from pokeview.battle.play import OnBridge, play
     from pokeview.battle.spec import GameSpec
     from pokeview.players import make_player
 
-    spec = GameSpec(
-        format=kw.pop("format", FORMAT),
-        seed=seeds.game_seed(text, pair),
-        p1=make_player(p1) if isinstance(p1, str) else p1,
-        p2=make_player(p2) if isinstance(p2, str) else p2,
-        seed_text=text,
+    spec = GameSpec.new(
+        kw.pop("format", FORMAT),
+        text,
+        make_player(p1) if isinstance(p1, str) else p1,
+        make_player(p2) if isinstance(p2, str) else p2,
         pair=pair,
         **kw,
     )
-    return await play_game(spec, bridge=bridge, store=store)
+    return await play(spec, venue=OnBridge(bridge), store=store)
 
 
 def spec(loopback, model="loopback", **kw):
@@ -343,3 +341,14 @@ async def settle(pilot, until) -> None:
         if until():
             return
     raise AssertionError("the screen did not settle")
+
+
+def script(path: str):
+    """A script of the repository that is not a package module (benchmarks/, docs/), loaded."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(Path(path).stem, ROOT / path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

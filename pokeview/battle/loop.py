@@ -23,11 +23,12 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
+from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
 from pokeview.game.decision import Made, SideStats, messages_of, side_stats
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.recorded import InputLogEnds
-from pokeview.sim.client import NULL_JSON, BattleChannel, Bridge, Receiver, SideUpdate, Step
-from pokeview.sim.request import Request
+from pokeview.sim.client import BattleChannel, Bridge, Receiver
+from pokeview.sim.request import Request, decode_request
 from pokeview.store import events as ev
 from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
@@ -56,18 +57,16 @@ class GameResult:
         return self.winner or "-"
 
 
-def start_spec(format_id: str, seed: str, teams: dict[str, str] | None = None) -> dict[str, Any]:
+def start_spec(format_id: str, seed: str, teams: dict[str, str] | None = None) -> Start:
     """How the bridge starts the game of this seed: the battle seed, and each side's team (or
     the seed its random team is generated from). A game on the local server starts the same."""
     players = {}
     for side in SIDES:
-        spec: dict[str, Any] = {"name": SEAT_NAMES[side]}
         if teams and teams.get(side):
-            spec["team"] = teams[side]
+            players[side] = PlayerSpec(SEAT_NAMES[side], team=teams[side])
         else:
-            spec["seed"] = seeds.team_seed(seed, side)
-        players[side] = spec
-    return {"format": format_id, "seed": seeds.battle_seed(seed), "players": players}
+            players[side] = PlayerSpec(SEAT_NAMES[side], seed=seeds.team_seed(seed, side))
+    return Start(format=format_id, seed=seeds.battle_seed(seed), players=players)
 
 
 @dataclass(slots=True)
@@ -109,11 +108,11 @@ class _Game:
         self.made: dict[tuple[str, int], Made] = {}
         # Set when the game ends (the battle's end) or fails (an exception from a step, a
         # player or the bridge); the steps are taken as they are read (`take_step`).
-        self.over: asyncio.Future[dict[str, Any]] | None = None
+        self.over: asyncio.Future[Ending | None] | None = None
 
-    def start_spec(self) -> dict[str, Any]:
+    def start_spec(self) -> Start:
         if self.inputlog is not None:
-            return {"inputlog": self.inputlog}
+            return Start(inputlog=self.inputlog)
         return start_spec(self.spec.format, self.spec.seed, self.spec.teams)
 
     def restore(self, game_id: int) -> None:
@@ -216,7 +215,7 @@ class _Game:
         self.steps += 1
         try:
             if self.apply(step) and not self.over.done():
-                self.over.set_result(step.end or {})
+                self.over.set_result(step.end)
         except Exception as exc:
             self.end_with_error(exc)
 
@@ -252,7 +251,7 @@ class _Game:
             if update.error:
                 self.refused(side, update.error, update)
                 continue
-            request = update.typed_request  # decoded here, once (a cached property)
+            request = decode_request(update.request_json)  # decoded here, once
             if request is not None and not request.wait:
                 self.requested(side, request, update.request_json)
         return False
@@ -280,7 +279,7 @@ class _Game:
             raise PlayerFailed(
                 f"{self.players[side].name} ({side}) made {MAX_REFUSALS} refused choices in a row"
             )
-        new_request = update.typed_request
+        new_request = decode_request(update.request_json)
         if new_request is not None:  # [Unavailable choice] comes with what is really possible
             pending.request = new_request
             pending.request_json = update.request_json
@@ -441,9 +440,9 @@ class _Game:
 
     # -- the end -----------------------------------------------------------------------------
 
-    def finish(self, end: dict[str, Any]) -> GameResult:
-        winner = end.get("winner") or "tie"
-        turns = int(end.get("turns") or 0)
+    def finish(self, end: Ending | None) -> GameResult:
+        winner = (end and end.winner) or "tie"
+        turns = end.turns if end else 0
         self.events(None, EventKind.END, ev.End(winner, turns, self.ending))
         void = self.void_reason()
         status = "void" if void else "finished"
@@ -532,7 +531,8 @@ def side_payload(update: SideUpdate) -> ev.Side:
 
 
 async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResult:
-    """Play one game to its end (or to its turn limit, a tie) and record it."""
+    """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
+    bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first

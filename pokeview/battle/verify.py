@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokeview.errors import PokeviewError
+from pokeview.game.bridge import Ending, Start, Step
 from pokeview.sim.client import Bridge
 from pokeview.store.rows import GameRow
 from pokeview.store.store import Store
@@ -25,9 +26,9 @@ async def replay_spectator_log(bridge: Bridge, input_log: list[str]) -> list[str
     return (await _replay(bridge, input_log)).spectator
 
 
-async def _replay(bridge: Bridge, input_log: list[str]) -> Any:
+async def _replay(bridge: Bridge, input_log: list[str]) -> Step:
     """Showdown's step for the whole input log: its spectator lines and `end` when it ended."""
-    channel = await bridge.open({"inputlog": input_log, "quiet": True})
+    channel = await bridge.open(Start(inputlog=input_log, quiet=True))
     try:
         return await channel.next()
     finally:
@@ -37,7 +38,7 @@ async def _replay(bridge: Bridge, input_log: list[str]) -> Any:
 ENDED = ("finished", "void")
 
 
-def outcome_difference(game: GameRow, end: dict[str, Any] | None) -> str | None:
+def outcome_difference(game: GameRow, end: Ending | None) -> str | None:
     """What the record claims of the end (winner, turns) that Showdown's replay does not say."""
     if end is None:
         if game.status in ENDED or game.winner is not None:
@@ -46,7 +47,7 @@ def outcome_difference(game: GameRow, end: dict[str, Any] | None) -> str | None:
                 "but its input log does not end the battle"
             )
         return None
-    winner, turns = end.get("winner") or "tie", int(end.get("turns") or 0)
+    winner, turns = end.winner or "tie", end.turns
     if game.status not in ENDED:
         return f"the record says {game.status}, but its input log ends the battle"
     if game.winner != winner:

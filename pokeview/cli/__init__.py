@@ -120,6 +120,6 @@ def _run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("pokeview: interrupted", file=sys.stderr)
         return 130
-    except Stopped:
-        print("pokeview: stopped (SIGTERM)", file=sys.stderr)
-        return 143
+    except Stopped as stopped:
+        print(f"pokeview: stopped ({stopped.signal})", file=sys.stderr)
+        return stopped.exit_code

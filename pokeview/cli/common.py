@@ -1,4 +1,4 @@
-"""What the command modules share: how a command is added, the database, stopping on SIGTERM,
+"""What the command modules share: how a command is added, the database, stopping on a signal,
 the options several commands take, and reading or writing a user's file."""
 
 from __future__ import annotations
@@ -63,12 +63,21 @@ class Commands:
 
 
 class Stopped(Exception):
-    """The process was asked to stop (SIGTERM)."""
+    """The process was asked to stop: Ctrl-C (SIGINT) or SIGTERM, named by `signal`."""
+
+    def __init__(self, signal: str) -> None:
+        super().__init__(signal)
+        self.signal = signal
+
+    @property
+    def exit_code(self) -> int:
+        return 130 if self.signal == "SIGINT" else 143  # 128 + the signal's number, as a shell
 
 
 def run_stoppable(coro: Coroutine[Any, Any, T]) -> T:
-    """asyncio.run, where SIGTERM stops the work as Ctrl-C does: the running task is cancelled,
-    so games in flight are kept as interrupted (and played again or resumed later)."""
+    """asyncio.run, where Ctrl-C and SIGTERM stop the work the same way: the running task is
+    cancelled, so games in flight are kept as interrupted (and played again or resumed later),
+    a run or ladder is left `stopped`, and `Stopped` names the signal."""
 
     async def main() -> T:
         import signal
@@ -76,20 +85,22 @@ def run_stoppable(coro: Coroutine[Any, Any, T]) -> T:
         task, stopped = asyncio.current_task(), []
         loop = asyncio.get_running_loop()
 
-        def stop() -> None:
-            stopped.append(True)
+        def stop(name: str) -> None:
+            stopped.append(name)
             if task is not None:
                 task.cancel()
 
-        loop.add_signal_handler(signal.SIGTERM, stop)
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop, sig.name)
         try:
             return await coro
         except asyncio.CancelledError:
             if stopped:
-                raise Stopped from None
+                raise Stopped(stopped[0]) from None
             raise
         finally:
-            loop.remove_signal_handler(signal.SIGTERM)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.remove_signal_handler(sig)
 
     return asyncio.run(main())
 

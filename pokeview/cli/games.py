@@ -59,9 +59,9 @@ def add_battle(commands: Commands) -> None:
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
-    from pokeview.battle import seeds
+    from pokeview.battle.play import play
     from pokeview.battle.spec import GameSpec
-    from pokeview.exchange.server_game import play as play_any
+    from pokeview.exchange.server_game import LocalServer
     from pokeview.players import make_player
     from pokeview.players.server import ServerPlayer
     from pokeview.tournament.config import TURN_LIMITS
@@ -87,20 +87,12 @@ def cmd_battle(args: argparse.Namespace) -> int:
     seed_text = args.seed if args.seed is not None else secrets.token_hex(4)
     store = open_store(args)
 
-    spec = GameSpec(
-        format=args.format,
-        seed=seeds.game_seed(seed_text),
-        p1=p1,
-        p2=p2,
-        turn_limit=args.turn_limit,
-        teams=teams,
-        seed_text=seed_text,
-    )
+    spec = GameSpec.new(args.format, seed_text, p1, p2, turn_limit=args.turn_limit, teams=teams)
 
-    async def play(bridge: Any) -> Any:
-        return await play_any(spec, bridge=bridge, store=store)
+    async def on(bridge: Any) -> Any:
+        return await play(spec, venue=LocalServer(bridge), store=store)
 
-    result = run_stoppable(with_bridge(play))
+    result = run_stoppable(with_bridge(on))
     store.close()
     if result.status not in ("finished", "void"):
         print(
@@ -226,7 +218,9 @@ def add_watch(commands: Commands) -> None:
     )
     p.add_argument("game", help="a game id, or a game file written by `pokeview export`")
     p.add_argument(
-        "--side", choices=["p1", "p2", "spectator"], default="p1", help="whose view (s switches)"
+        "--side",
+        choices=["p1", "p2", "spectator"],
+        help="whose view (s switches; default p1, or for a running game the model's side)",
     )
 
 

@@ -28,7 +28,7 @@ def cmd_players(args: argparse.Namespace) -> int:
     where = players_path(args.players)
     models = load_players(args.players)
     if not models:
-        print(f"no model players in {where} (see the README, 'Model players')")
+        print(f"no model players in {where} (see docs/providers.md, 'The players file')")
         return 0
     print(f"model players in {where}:")
     for spec in models.values():

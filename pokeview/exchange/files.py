@@ -227,7 +227,7 @@ async def import_input_log(
     store: Store, text: str, source: str, bridge: Any, stop_on_refusal: bool = False
 ) -> int:
     """Re-simulate an input log choice by choice, rebuilding the whole record; all or nothing."""
-    from pokeview.battle.loop import play_game
+    from pokeview.battle.play import OnBridge, play
     from pokeview.battle.spec import GameSpec
     from pokeview.errors import BattleRefused
     from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
@@ -245,15 +245,8 @@ async def import_input_log(
         for side in ("p1", "p2")
     }
     try:
-        spec = GameSpec(
-            format=format_id,
-            seed="imported",
-            p1=players["p1"],
-            p2=players["p2"],
-            inputlog=header,
-            seed_text=f"imported from {source}",
-        )
-        result = await play_game(spec, bridge=bridge, store=store)
+        spec = GameSpec.replaying(format_id, header, players["p1"], players["p2"], source)
+        result = await play(spec, venue=OnBridge(bridge), store=store)
     except BattleRefused as exc:
         raise PokeviewError(f"Showdown would not replay this input log: {exc}") from None
     if result.status != "finished":

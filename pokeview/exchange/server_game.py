@@ -23,18 +23,24 @@ import contextlib
 import json
 import time
 import weakref
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
+from pokeview.battle.play import OnBridge, play
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.server import ServerPlayer
 from pokeview.sim.request import as_request
 from pokeview.sim.server import HOST_USER, ensure_server, host_secret
+
+if TYPE_CHECKING:
+    from pokeview.battle.loop import GameResult
+    from pokeview.sim.client import Bridge
+    from pokeview.store.store import Store
 
 CHALLENGE_AGAIN_SECONDS = 10.0
 
@@ -338,7 +344,6 @@ async def _record(
     cause: str | None = None,
 ) -> Any:
     """Re-simulate the server's input log on the bridge into an ordinary record."""
-    from pokeview.battle.loop import play_game
     from pokeview.players.recorded import RecordedPlayer, ending, split_input_log
 
     played, choices = split_input_log(lines)
@@ -368,18 +373,23 @@ async def _record(
         inputlog=header,
         seed_text=spec.seed_text or "played on the local server",
     )
-    return await play_game(replay, bridge=bridge, store=store)
+    return await play(replay, venue=OnBridge(bridge), store=store)
 
 
-async def play(spec: GameSpec, *, bridge: Any, store: Any) -> Any:
-    """One game, on the bridge or, when a side is a `server:USER` program, on the local server:
-    the callers that may meet such a player (`battle`, runs, ladders) choose here, so the game
-    loop below never asks what kind of player it has."""
-    from pokeview.battle.loop import play_game
+@dataclass(frozen=True, slots=True)
+class LocalServer:
+    """The venue of the callers that may meet a `server:USER` player (`battle`, runs, ladders):
+    a game with such a side is played on the local server and recorded on the bridge; any other
+    game is played on the bridge itself. See `battle.play`."""
 
-    if not (isinstance(spec.p1, ServerPlayer) or isinstance(spec.p2, ServerPlayer)):
-        return await play_game(spec, bridge=bridge, store=store)
-    unusable = [k for k in ("inputlog", "resume", "parent_game") if getattr(spec, k) is not None]
-    if unusable:
-        raise PokeviewError(f"a game on the local server cannot take {', '.join(unusable)}")
-    return await play_over_server(spec, bridge=bridge, store=store)
+    bridge: Bridge
+
+    async def play(self, spec: GameSpec, store: Store) -> GameResult:
+        if not (isinstance(spec.p1, ServerPlayer) or isinstance(spec.p2, ServerPlayer)):
+            return await OnBridge(self.bridge).play(spec, store)
+        unusable = [
+            k for k in ("inputlog", "resume", "parent_game") if getattr(spec, k) is not None
+        ]
+        if unusable:
+            raise PokeviewError(f"a game on the local server cannot take {', '.join(unusable)}")
+        return await play_over_server(spec, bridge=self.bridge, store=store)

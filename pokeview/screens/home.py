@@ -15,8 +15,10 @@ from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
+from pokeview.widgets.fitted_table import FittedTable
 from pokeview.widgets.render import literal
 
+COLUMNS = ("id", "p1", "p2", "winner", "turns", "status", "run", "started", "format")
 PAGE = 100  # rows read and drawn at a time (m for more): the first paint stays quick
 
 
@@ -44,17 +46,21 @@ class HomeScreen(Screen[None]):
         yield Input(
             placeholder="search: game id, player, format, status or run (Enter)", id="filter"
         )
-        yield DataTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield FittedTable(id="games", cursor_type="row", zebra_stripes=True)
         yield Static(id="count")
         yield Static("runs", id="runs-title")
-        yield DataTable(id="runs", cursor_type="row")
+        yield FittedTable(id="runs", cursor_type="row")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = "pokeview"
         self.sub_title = strip_control(home_relative(self.store_path))
         games = self.query_one("#games", DataTable)
-        games.add_columns("id", "started", "format", "p1", "p2", "winner", "turns", "status", "run")
+        # At 80 columns the table keeps what tells games apart and how they went (id, players,
+        # winner, turns, status, run); when and which format come last, a scroll away. The
+        # winner is its side, the winning name in bold: a third name column would not fit.
+        for column in COLUMNS:
+            games.add_column(column, key=column)
         self.query_one("#runs", DataTable).add_columns("run", "state", "games", "errors", "started")
         games.focus()
         self.fetch(0)
@@ -112,17 +118,17 @@ class HomeScreen(Screen[None]):
         if offset == 0:
             table.clear()
         for r in rows:
-            winner = {"p1": r["p1"], "p2": r["p2"]}.get(r["winner"], r["winner"] or "-")
+            won = {side: "bold" if r["winner"] == side else "" for side in ("p1", "p2")}
             table.add_row(
                 str(r["id"]),
-                (r["started_at"] or "")[:16].replace("T", " "),
-                literal(r["format"]),
-                literal(r["p1"]),
-                literal(r["p2"]),
-                literal(winner),
+                literal(r["p1"], won["p1"]),
+                literal(r["p2"], won["p2"]),
+                literal(r["winner"] or "-"),
                 str(r["turns"] or "-"),
                 literal(r["status"]),
                 literal(r["run"] or "-"),
+                (r["started_at"] or "")[:16].replace("T", " "),
+                literal(r["format"]),
                 key=str(r["id"]),
             )
         self.loaded_rows = offset + len(rows)
@@ -159,9 +165,9 @@ class HomeScreen(Screen[None]):
         if game is None:
             return
         table = self.query_one("#games", DataTable)
-        status = str(table.get_row_at(table.cursor_row)[7])
-        row = table.get_row_at(table.cursor_row)
-        human = any(str(name).startswith("human") for name in (row[3], row[4]))
+        row = dict(zip(COLUMNS, table.get_row_at(table.cursor_row), strict=True))
+        status = str(row["status"])
+        human = any(str(row[side]).startswith("human") for side in ("p1", "p2"))
         if status == "interrupted" and human:  # a game a person left: continue it
             from pokeview.screens.play import PlayScreen
 
@@ -174,6 +180,10 @@ class HomeScreen(Screen[None]):
     @on(DataTable.RowSelected, "#games")
     def chosen(self) -> None:
         self.action_watch()
+
+    @on(DataTable.RowSelected, "#runs")
+    def run_chosen(self) -> None:
+        self.action_ratings()  # the run's ratings (the runs table has the focus)
 
     def action_prompt(self) -> None:
         game = self._selected_game()

@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from itertools import groupby
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.rule import Rule
@@ -134,8 +134,7 @@ class PlayScreen(Screen[None]):
 
     @work(exclusive=True, group="game", exit_on_error=False)
     async def play(self) -> None:
-        from pokeview.battle import seeds
-        from pokeview.battle.loop import play_game
+        import pokeview.battle.play as battle
         from pokeview.battle.spec import GameSpec
         from pokeview.players import make_player
         from pokeview.sim.client import Bridge
@@ -143,35 +142,26 @@ class PlayScreen(Screen[None]):
         store = self.store
         assert store is not None
         bridge = Bridge()
-        origin: dict[str, Any]  # where the game comes from: GameSpec's fields
-        if self.resume is not None:
+        if self.resume is not None:  # the person takes the human side again
             game = store.game(self.resume)
             self.side = "p1" if game.p1_config.get("kind") == "human" else "p2"
-            other = game.p2 if self.side == "p1" else game.p1
-            self.opponent_spec = other
+            self.opponent_spec = game.p2 if self.side == "p1" else game.p1
             self.format = game.format
-            seed, origin = game.seed, {"resume": game.id, "seed_text": game.seed_text}
         elif self.fork is not None:
-            source_id, event_id, _ = self.fork
-            source = store.game(source_id)
-            self.format = source.format
-            seed = source.seed
-            decision = [e for e in store.events(source_id) if e.id == event_id]
-            origin = {
-                "inputlog": store.input_log_before(source_id, event_id),
-                "parent_game": source_id,
-                "parent_decision": decision[0].id if decision else None,
-            }
-        else:
-            text = self.seed_text or f"play-{int(time.time())}"
-            seed, origin = seeds.game_seed(text), {"seed_text": text, "teams": self.teams}
+            self.format = store.game(self.fork[0]).format
         opponent = make_player(self.opponent_spec, self.players_file)
         p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
-        spec = GameSpec(format=self.format, seed=seed, p1=p1, p2=p2, **origin)
+        if self.resume is not None:
+            spec = GameSpec.resuming(store, self.resume, p1, p2)
+        elif self.fork is not None:
+            spec = GameSpec.forking(store, self.fork[0], self.fork[1], p1, p2)
+        else:
+            text = self.seed_text or f"play-{int(time.time())}"
+            spec = GameSpec.new(self.format, text, p1, p2, teams=self.teams)
         self.sub_title = strip_control(f"you ({self.side}) against {opponent.name} · {self.format}")
         try:
             async with bridge:
-                result = await play_game(spec, bridge=bridge, store=store)
+                result = await battle.play(spec, venue=battle.OnBridge(bridge), store=store)
                 self.game_id = result.game_id
                 self.result = result
                 self.finished()  # at once, not after the bridge has closed
@@ -334,6 +324,13 @@ class PlayScreen(Screen[None]):
             self.spoiler_at = None
 
     def action_leave(self) -> None:
+        if self.result is None and self.game_id is not None:  # said where the app goes on
+            self.notify(
+                f"game {self.game_id} is kept: Enter on it in the games list, or "
+                "`pokeview play --resume`, plays on from where you left",
+                title="left the game",
+                markup=False,
+            )
         back(self.app)
 
     def on_unmount(self) -> None:

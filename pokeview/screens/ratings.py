@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Footer, Header, Select, Static
 
 from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
@@ -26,26 +26,40 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.widgets.render import literal
 
-AXIS_WIDTH = 36
+AXIS_WIDTH = 36  # the widest axis; narrower screens get a shorter one, never a cut one
+WIDE = 110
+ALL_GAMES = "all games"  # from this width the table also shows the intervals in numbers
 
 
-def interval_bar(low: float, rating: float, high: float, lo: float, hi: float) -> Text:
+def interval_bar(
+    low: float, rating: float, high: float, lo: float, hi: float, width: int = AXIS_WIDTH
+) -> Text:
     """The interval as a bar on the shared axis [lo, hi], the rating marked with ●."""
     span = max(hi - lo, 1.0)
 
     def col(x: float) -> int:
-        return max(0, min(AXIS_WIDTH - 1, round((x - lo) / span * (AXIS_WIDTH - 1))))
+        return max(0, min(width - 1, round((x - lo) / span * (width - 1))))
 
     a, r, b = col(low), col(rating), col(high)
-    chars = list("·" * AXIS_WIDTH)
+    chars = list("·" * width)
     for x in range(a, b + 1):
         chars[x] = "━"
     chars[r] = "●"
     bar = Text("".join(chars))
     bar.stylize("dim", 0, a)
     bar.stylize("bold cyan", a, b + 1)
-    bar.stylize("dim", b + 1, AXIS_WIDTH)
+    bar.stylize("dim", b + 1, width)
     return bar
+
+
+def axis_width(width: int, name_width: int) -> int:
+    """The axis that fits beside the other columns at `width` (each column costs 3 cells of
+    border and padding): at 80 columns about 20 cells, from 110 the full 36."""
+    if width >= WIDE:
+        others, columns = name_width + 4 + 12 + 5 + 7 + 11, 7  # Elo, both intervals, counts
+    else:
+        others, columns = name_width + 4 + 5 + 7 + 5, 6  # the win rate without its interval
+    return max(10, min(AXIS_WIDTH, width - others - 3 * columns - 1))
 
 
 def heat(score: float) -> str:
@@ -57,7 +71,9 @@ def heat(score: float) -> str:
     return f"on rgb({r},30,30)"
 
 
-def render_report(report: Report) -> Group:
+def render_report(report: Report, width: int = 140) -> Group:
+    """The report for a screen `width` cells wide: names whole, interval bars whole (their axis
+    is what narrows), and below WIDE the intervals in numbers left to the bars."""
     parts: list[Any] = []
     if report.header:
         h = report.header
@@ -79,38 +95,49 @@ def render_report(report: Report) -> Group:
         return Group(*parts)
     lo = min(p.low for p in report.players)
     hi = max(p.high for p in report.players)
+    wide = width >= WIDE
+    # Wide, "(prov.)" follows the name on its line; narrow, it goes under it.
+    name_width = max(
+        len(literal(p.name)) + (8 if wide and p.provisional else 0) for p in report.players
+    )
+    axis = axis_width(width, name_width)
     table = Table(
         title=literal(f"{report.scope}: {report.games} games", "table.title"),
         title_justify="left",
         expand=False,
     )
-    table.add_column("player")
+    table.add_column("player", min_width=name_width)
     table.add_column("Elo", justify="right")
-    table.add_column("95% interval", justify="right")
-    table.add_column(f"on one axis, {lo:.0f} … {hi:.0f}")
+    if wide:
+        table.add_column("95% interval", justify="right")
+    table.add_column(f"on one axis, {lo:.0f} – {hi:.0f}", min_width=axis)
     table.add_column("games", justify="right")
     table.add_column("W-L-T", justify="right")
-    table.add_column("win % (95%)", justify="right")
+    table.add_column("win % (95%)" if wide else "win %", justify="right")
     for p in report.players:
         name = literal(p.name, "bold")
         if p.provisional:
-            name.append(" (prov.)", style="yellow")
-        table.add_row(
+            # Narrow, on a line of its own: the column is then as wide as the longest name.
+            name.append(" (prov.)" if wide else "\n(prov.)", style="yellow")
+        win = f"{100 * p.win_rate:.0f}"
+        row: list[RenderableType] = [
             name,
             f"{p.rating:.0f}",
-            f"{p.low:.0f} – {p.high:.0f}",
-            interval_bar(p.low, p.rating, p.high, lo, hi),
+            *([f"{p.low:.0f} – {p.high:.0f}"] if wide else []),
+            interval_bar(p.low, p.rating, p.high, lo, hi, axis),
             str(p.games),
             f"{p.wins}-{p.losses}-{p.ties}",
-            f"{100 * p.win_rate:.0f} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})",
-        )
+            f"{win} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})" if wide else win,
+        ]
+        table.add_row(*row)
     parts.append(table)
     names = [p.name for p in report.players]
+    # Columns by number, rows by whole name: names too long for a column stay distinct.
     matrix = Table(title="head to head: row's score against column (games)", title_justify="left")
-    matrix.add_column("")
-    for column in names:
-        matrix.add_column(literal(column[:12]), justify="center")
-    for a in names:
+    matrix.add_column("", min_width=name_width + 3)
+    for n in range(1, len(names) + 1):
+        matrix.add_column(str(n), justify="center")
+    for n, a in enumerate(names, 1):
         cells: list[Text] = []
         for b in names:
             cell = report.head_to_head.get(a, {}).get(b)
@@ -119,7 +146,7 @@ def render_report(report: Report) -> Group:
             else:
                 score = cell[0] / cell[1]
                 cells.append(Text(f" {100 * score:.0f}% ({cell[1]}) ", style=heat(score)))
-        matrix.add_row(literal(a[:16]), *cells)
+        matrix.add_row(literal(f"{n}. {a}"), *cells)
     parts.append(matrix)
     figures = Table(title="cost, tokens and reliability", title_justify="left")
     for column in (
@@ -131,7 +158,11 @@ def render_report(report: Report) -> Group:
         "random pick",
         "autopilot",
     ):
-        figures.add_column(column, justify="left" if column == "player" else "right")
+        figures.add_column(
+            column,
+            justify="left" if column == "player" else "right",
+            min_width=name_width if column == "player" else None,
+        )
 
     def pct(x: float | None) -> str:
         return "-" if x is None else f"{100 * x:.1f}%"
@@ -217,47 +248,98 @@ def render_findings(f: Findings) -> Group:
 
 
 class RatingsScreen(Screen[None]):
+    """All games, or one run's (picked at the top, or opened from the run list)."""
+
     CSS_PATH = Path(__file__).with_suffix(".tcss")
     BINDINGS: ClassVar[list[BindingType]] = [
         HELP,
         Binding("f5,r", "reload", "refit", id="ratings.reload"),
+        Binding("u", "pick_run", "run", id="ratings.run", tooltip="pick the run to rate"),
         Binding("q,escape", "leave", "back", id="ratings.back"),
     ]
 
     def __init__(self, store_path: Path, run: str | None = None) -> None:
         super().__init__()
         self.store_path, self.run = store_path, run
+        self.result: Report | Findings | None = None
 
     def compose(self) -> ComposeResult:
         yield Header()
+        shown = [ALL_GAMES] + ([self.run] if self.run else [])
+        yield Select(
+            [(literal(n), n) for n in shown],
+            value=self.run or ALL_GAMES,
+            allow_blank=False,
+            id="scope",
+            compact=True,
+        )
         with VerticalScroll():
             yield Static("fitting ratings and drawing 200 bootstrap samples…", id="report")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.title = f"ratings · {'run ' + self.run if self.run else 'all games'}"
+        self._title()
+        self.list_runs()
         self.fit()
+
+    def _title(self) -> None:
+        self.title = f"ratings · {'run ' + self.run if self.run else ALL_GAMES}"
 
     @dataclass
     class Fitted(Message):
         result: Report | Findings
 
     @dataclass
+    class Runs(Message):
+        names: list[str]
+
+    @dataclass
     class Failed(Message):
         error: str
+
+    @work(thread=True, exclusive=True, group="runs", exit_on_error=False)
+    def list_runs(self) -> None:
+        from pokeview.store import open_store
+
+        try:
+            store = open_store(self.store_path)
+            try:
+                self.post_message(self.Runs([run.name for run, _ in store.runs()]))
+            finally:
+                store.close()
+        except Exception as exc:
+            self.post_message(self.Failed(f"could not list the runs: {exc}"))
+
+    @on(Runs)
+    def runs_listed(self, message: Runs) -> None:
+        scope = self.query_one("#scope", Select)
+        names = [name for name in message.names if name != ALL_GAMES]
+        with self.prevent(Select.Changed):
+            scope.set_options([(ALL_GAMES, ALL_GAMES)] + [(literal(n), n) for n in names])
+            scope.value = self.run if self.run in names else ALL_GAMES
+
+    @on(Select.Changed, "#scope")
+    def scope_changed(self, event: Select.Changed) -> None:
+        run = None if event.value == ALL_GAMES else str(event.value)
+        if run != self.run:
+            self.run = run
+            self._title()
+            self.query_one("#report", Static).update("fitting…")
+            self.fit()
 
     @work(thread=True, exclusive=True, group="fit", exit_on_error=False)
     def fit(self) -> None:
         from pokeview.ratings.summary import build_report
         from pokeview.store import open_store
 
+        run = self.run
         try:
             store = open_store(self.store_path)
             try:
-                if self.run:  # one run or ladder: the report's findings too
-                    self.post_message(self.Fitted(gather(store, self.run)))
+                if run:  # one run or ladder: the report's findings too
+                    self.post_message(self.Fitted(gather(store, run)))
                 else:
-                    self.post_message(self.Fitted(build_report(store, self.run)))
+                    self.post_message(self.Fitted(build_report(store, run)))
             finally:
                 store.close()
         except Exception as exc:  # an unknown run, a broken file: said in the screen
@@ -265,12 +347,25 @@ class RatingsScreen(Screen[None]):
 
     @on(Fitted)
     def fitted(self, message: Fitted) -> None:
-        result = message.result
+        self.result = message.result
+        self._draw()
+
+    def _draw(self) -> None:
+        result = self.result
+        if result is None:
+            return
+        report = self.query_one("#report", Static)
+        # The room inside the scrolling area, less the report's padding (its own width follows
+        # what it shows).
+        width = self.query_one(VerticalScroll).scrollable_content_region.width - 2
         if isinstance(result, Findings):
-            drawn: Any = Group(render_report(result.report), render_findings(result))
+            drawn: Any = Group(render_report(result.report, width), render_findings(result))
         else:
-            drawn = render_report(result)
-        self.query_one("#report", Static).update(drawn)
+            drawn = render_report(result, width)
+        report.update(drawn)
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self._draw)
 
     @on(Failed)
     def failed(self, message: Failed) -> None:
@@ -278,6 +373,11 @@ class RatingsScreen(Screen[None]):
 
     def action_reload(self) -> None:
         self.fit()
+
+    def action_pick_run(self) -> None:
+        scope = self.query_one("#scope", Select)
+        scope.focus()
+        scope.expanded = True
 
     def action_leave(self) -> None:
         back(self.app)

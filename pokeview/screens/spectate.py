@@ -25,9 +25,13 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
+from pokeview.widgets.fitted_table import FittedTable
 from pokeview.widgets.render import literal
 
 POLL_SECONDS = 1.0
+# At 80 columns the running games keep who plays, the turn and whose decision is awaited; what
+# is left of each team and the run (named in the title) come after, a scroll away.
+RUNNING_COLUMNS = ("game", "p1", "p2", "turn", "waiting for", "p1 left", "p2 left", "run")
 
 
 def team_left(state: dict | None) -> str:
@@ -81,6 +85,7 @@ class Seen:
     ended: tuple[int, int]  # (count, newest id): changes whenever a game ends
     finished: list[tuple[str, str, str, str, str, str]] | None = None  # when `ended` changed
     standings: dict[str, list[int]] = field(default_factory=dict)
+    finished_count: int = 0  # of the ended games, those played to the end (the standings')
 
 
 class Reader:
@@ -141,7 +146,9 @@ class Reader:
                 seen.finished.append(
                     (str(r["id"]), r["p1"], r["p2"], winner, str(r["turns"] or "-"), r["status"])
                 )
-            for r in store.results(run_ids):
+            results = store.results(run_ids)
+            seen.finished_count = len(results)
+            for r in results:
                 for side, other in (("p1", "p2"), ("p2", "p1")):
                     tally = seen.standings.setdefault(r[side], [0, 0, 0])
                     tally[0 if r["winner"] == side else 1 if r["winner"] == other else 2] += 1
@@ -177,17 +184,17 @@ class SpectateScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("running games", id="running-title")
-        yield DataTable(id="running", cursor_type="row")
-        yield Static("finished", id="done-title")
-        yield DataTable(id="done", cursor_type="row")
+        yield FittedTable(id="running", cursor_type="row")
+        yield Static("ended", id="done-title")
+        yield FittedTable(id="done", cursor_type="row")
         yield Static(id="standings")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
         self.title = f"spectate · {'run ' + self.run if self.run else 'the running runs'}"
-        self.columns = self.query_one("#running", DataTable).add_columns(
-            "game", "run", "p1", "p2", "turn", "p1 left", "p2 left", "waiting for"
-        )
+        running = self.query_one("#running", DataTable)
+        for column in RUNNING_COLUMNS:
+            running.add_column(column, key=column)
         self.query_one("#done", DataTable).add_columns(
             "game", "p1", "p2", "winner", "turns", "status"
         )
@@ -230,15 +237,14 @@ class SpectateScreen(Screen[None]):
         if set(rows) == set(self.rows):  # the same games: change their cells in place
             for game_id, row in rows.items():
                 if row != self.rows[game_id]:
-                    for column, value in zip(
-                        self.columns[4:8], self._cells(row, now)[4:], strict=True
-                    ):
-                        table.update_cell(str(game_id), column, value)
+                    cells = self._cells(row, now)
+                    for column in ("turn", "waiting for", "p1 left", "p2 left"):
+                        table.update_cell(str(game_id), column, cells[column])
         else:
             cursor = table.cursor_row
             table.clear()
             for game_id, row in rows.items():
-                table.add_row(*self._cells(row, now), key=str(game_id))
+                table.add_row(*self._cells(row, now).values(), key=str(game_id))
             if table.row_count:
                 table.move_cursor(row=min(cursor, table.row_count - 1))
             self.query_one("#running-title", Static).update(f"running games: {len(rows)}")
@@ -247,25 +253,26 @@ class SpectateScreen(Screen[None]):
             self._finished(seen)
 
     @staticmethod
-    def _cells(row: tuple, now: float) -> tuple:
+    def _cells(row: tuple, now: float) -> dict[str, str | Text]:
         game_id, run, p1, p2, turn, left1, left2, asked = row
-        return (
-            str(game_id),
-            literal(run),
-            literal(p1),
-            literal(p2),
-            str(turn),
-            left1,
-            left2,
-            waiting(asked, now),
-        )
+        cells = {
+            "game": str(game_id),
+            "p1": literal(p1),
+            "p2": literal(p2),
+            "turn": str(turn),
+            "waiting for": waiting(asked, now),
+            "p1 left": left1,
+            "p2 left": left2,
+            "run": literal(run),
+        }
+        return {column: cells[column] for column in RUNNING_COLUMNS}
 
     def _clock(self) -> None:
         """The waiting times go on between looks."""
         table = self.query_one("#running", DataTable)
         now = time.time()
         for game_id, row in self.rows.items():
-            table.update_cell(str(game_id), self.columns[7], waiting(row[7], now))
+            table.update_cell(str(game_id), "waiting for", waiting(row[7], now))
 
     def _finished(self, seen: Seen) -> None:
         done = self.query_one("#done", DataTable)
@@ -290,8 +297,9 @@ class SpectateScreen(Screen[None]):
                 line.append(" · ")
             line.append_text(literal(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
+        # Interrupted, void and error games have ended without finishing: not in the standings.
         self.query_one("#done-title", Static).update(
-            f"finished: {seen.ended[0]} (the newest 30 below)"
+            f"ended: {seen.ended[0]}, {seen.finished_count} finished (the newest 30 below)"
         )
         self.query_one("#standings", Static).update(
             line if seen.standings else Text("no finished games yet", style="dim")
@@ -304,7 +312,7 @@ class SpectateScreen(Screen[None]):
         key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value
         from pokeview.screens.watch import WatchScreen
 
-        self.app.push_screen(WatchScreen(self.store_path, int(key or 0), "p1", live=True))
+        self.app.push_screen(WatchScreen(self.store_path, int(key or 0)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":

@@ -77,11 +77,13 @@ class WatchScreen(Screen[None]):
         Binding(
             "c",
             "conversation",
-            "conversation",
+            "chat",
             id="watch.conversation",
             tooltip="conversation: show or hide the whole conversation below the decision",
         ),
-        Binding("f", "fork", "play on from here", id="watch.fork"),
+        Binding(
+            "f", "fork", "play on", id="watch.fork", tooltip="play on from here (take this side)"
+        ),
         Binding("home", "first", "first", id="watch.first", priority=True, show=False),
         Binding("end", "last", "last", id="watch.last", priority=True, show=False),
         Binding("minus", "speed(-1)", "slower", id="watch.slower", show=False),
@@ -120,15 +122,16 @@ class WatchScreen(Screen[None]):
     class Failed(Message):
         error: str
 
-    def __init__(
-        self, store_path: Path, game_id: int, view: str = "p1", live: bool = False
-    ) -> None:
+    def __init__(self, store_path: Path, game_id: int, view: str | None = None) -> None:
+        """`view` None: the game chooses (p1, or for a running game the side that streams)."""
         super().__init__()
-        self.live = live  # follow a game while it is played
-        self.following = live
+        # A running game is followed wherever it is opened from: known once it has loaded.
+        self.live = False
+        self.following = False
         self.store_path = store_path
         self.game_id = game_id
-        self.set_reactive(WatchScreen.view, view)
+        self.chosen_view = view
+        self.set_reactive(WatchScreen.view, view or "p1")
         self.replay: Replay | None = None
         self.whole = False
         self.timer: Timer | None = None
@@ -192,6 +195,9 @@ class WatchScreen(Screen[None]):
     @on(Loaded)
     def loaded(self, message: Loaded) -> None:
         self.replay = message.replay
+        self.live = self.following = not self.replay.ended
+        if self.chosen_view is None:
+            self.set_reactive(WatchScreen.view, opening_side(self.replay))
         self._titles()
         if self.following:
             self.set_reactive(WatchScreen.position, len(self.frames) - 1)
@@ -572,6 +578,18 @@ class WatchScreen(Screen[None]):
             self.typed = self.typed[:-1]
             self._draw_status()
             event.stop()
+
+
+def opening_side(replay: Replay) -> str:
+    """Where a game opens: a running game on a side whose reasoning streams (a model's, that
+    has streamed already or is a model by name), so a spectator sees it think; else p1."""
+    if replay.ended:
+        return "p1"
+    streamed = [side for side, _ in replay.reasoning]
+    if streamed:
+        return streamed[-1]
+    names = {"p1": replay.game.p1, "p2": replay.game.p2}
+    return next((side for side, name in names.items() if name.startswith("llm:")), "p1")
 
 
 def replay_decisions(replay: Replay, side: str, upto: int) -> list:

@@ -31,16 +31,21 @@ const SHOWDOWN_VERSION = packages.need('pokemon-showdown/package.json').version;
 // without it they are refused like any unknown op.
 const testSwitches = new Set((process.env.POKEVIEW_TEST_SWITCHES || '').split(/[\s,]+/).filter(Boolean));
 
+/** @typedef {import('./bridge/messages').Command} Command */
+
+/** @type {Map<string, InstanceType<typeof HostedBattle>>} */
 const battles = new Map();
 
+/** @param {string} id */
 function hostedBattle(id) {
   const hosted = battles.get(id);
   if (!hosted) throw new Error(`no battle ${id}`);
   return hosted;
 }
 
+/** @param {Command} msg */
 function handle(msg) {
-  const id = msg.battle;
+  const id = /** @type {string} */ (msg.battle); // every op but info names its battle
   switch (msg.op) {
     case 'info':
       out({type: 'info', showdown: SHOWDOWN_VERSION, battles: battles.size});
@@ -48,7 +53,9 @@ function handle(msg) {
     case 'start': {
       if (battles.has(id)) throw new Error(`battle ${id} exists`);
       const lines = startCommands(msg);
-      const hosted = new HostedBattle(id, !!msg.quiet, !!msg.omniscient, !!msg.inputlog, !!msg.whole);
+      const hosted = new HostedBattle(id, {
+        quiet: !!msg.quiet, omniscient: !!msg.omniscient, fromInputLog: !!msg.inputlog, whole: !!msg.whole,
+      });
       battles.set(id, hosted);
       if (msg.omniscient) out(hosted.writeUntilRefused(lines));
       else outStep(hosted.write(lines));
@@ -76,7 +83,8 @@ function handle(msg) {
       return;
     case 'debug-crash': // for tests: make one battle throw inside the simulator
       if (testSwitches.has('debug-crash')) {
-        if (battles.has(id)) battles.get(id).crashOnNextChoice();
+        const hosted = battles.get(id);
+        if (hosted) hosted.crashOnNextChoice();
         return;
       }
       // fall through: refused like any unknown op
@@ -86,8 +94,9 @@ function handle(msg) {
 }
 
 readMessages(handle, (err, msg) => {
+  /** @type {string | undefined} */
   const id = msg && msg.battle;
   if (id !== undefined) battles.delete(id);
-  out({battle: id === undefined ? null : id, type: 'crash', message: String(err && err.message || err)});
+  out({battle: id === undefined ? null : id, type: 'crash', message: String((err instanceof Error && err.message) || err)});
 });
 out({type: 'ready', showdown: SHOWDOWN_VERSION, pid: process.pid});

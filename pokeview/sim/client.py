@@ -10,21 +10,20 @@ simulator is single-threaded): a second host starts only once the first has batt
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import msgspec
-import orjson
 
 from pokeview import paths
 from pokeview.errors import BattleRefused, BridgeDied
+from pokeview.game import bridge as wire
+from pokeview.game.bridge import Step
 from pokeview.sim.child import NodeChild
-from pokeview.sim.request import Request, decode_request
 
 if TYPE_CHECKING:
     from pokeview.sim.search_client import SearchHost
@@ -32,51 +31,8 @@ if TYPE_CHECKING:
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
 
-NULL_JSON = msgspec.Raw(b"null")  # a part the bridge sent as null
-
-
-class SideUpdate(msgspec.Struct, dict=True):
-    """What one side saw in one step: protocol lines, their words, a request, a refusal."""
-
-    lines: list[str]
-    text: list[str]
-    # The request and what the side knows (its state, taken at each request) come as the
-    # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
-    # step's bytes), and each is decoded only for a reader: the request's few fields the game
-    # loop reads (`typed_request`), the state for models and people (see `events.Side`).
-    request_json: msgspec.Raw = msgspec.field(default=NULL_JSON, name="request")
-    error: str | None = None
-    state: msgspec.Raw = NULL_JSON
-    # Record format 4: the request and state as differences from the side's last ones (the
-    # state is then not sent whole; the request is, for the player). See store/differences.py.
-    request_delta: msgspec.Raw = NULL_JSON
-    state_delta: msgspec.Raw = NULL_JSON
-
-    @functools.cached_property
-    def typed_request(self) -> Request | None:
-        """What pokeview reads of the request (the game loop, at every step)."""
-        return decode_request(self.request_json)
-
-
-class _StepLine(msgspec.Struct):
-    battle: str
-    sides: dict[str, SideUpdate]
-    spectator: list[str]
-    input: list[str]
-    end: dict[str, Any] | None = None
-    stopped: dict[str, Any] | None = None
-
-
-_STEP_LINE = msgspec.json.Decoder(_StepLine)
-
-
-@dataclass(slots=True)
-class Step:
-    sides: dict[str, SideUpdate]
-    spectator: list[str]
-    input: list[str]
-    end: dict[str, Any] | None = None
-    stopped: dict[str, Any] | None = None  # an omniscient replay that met a refused choice
+_STEP = msgspec.json.Decoder(Step)
+_REPLY = msgspec.json.Decoder(wire.Reply)
 
 
 @dataclass(slots=True)
@@ -104,7 +60,7 @@ class BattleChannel:
     bridge: BridgeHost
     id: str
     generation: int
-    queue: asyncio.Queue[Step | _Failure] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Step | wire.Followed | _Failure] = field(default_factory=asyncio.Queue)
     closed: bool = False
     receiver: Receiver | None = None
 
@@ -112,6 +68,7 @@ class BattleChannel:
         item = await self.queue.get()
         if isinstance(item, _Failure):
             raise item.error
+        assert isinstance(item, Step)
         return item
 
     def deliver(self, step: Step) -> None:
@@ -121,15 +78,15 @@ class BattleChannel:
             self.queue.put_nowait(step)
 
     def choose(self, side: str, choice: str) -> None:
-        self.bridge._send({"op": "choose", "battle": self.id, "side": side, "choice": choice})
+        self.bridge._send(wire.Choose(self.id, side, choice))
 
     def tie(self) -> None:
-        self.bridge._send({"op": "tie", "battle": self.id})
+        self.bridge._send(wire.Tie(self.id))
 
     def end_with(self, line: str) -> None:
         """End the battle as an input log ended it: `>forcelose p2` (a forfeit or a loss on
         time, as Showdown's server writes them), `>forcewin p1` or `>forcetie`."""
-        self.bridge._send({"op": "end", "battle": self.id, "line": line})
+        self.bridge._send(wire.End(self.id, line))
 
     def fail(self, error: Exception) -> None:
         """Wake whoever waits on this battle with an error (a player that crashed, say)."""
@@ -166,7 +123,7 @@ class BridgeHost(NodeChild):
     async def start(self) -> None:
         hello = await self.spawn()
         if hello is not None:
-            self.showdown_version = hello.get("showdown")
+            self.showdown_version = msgspec.convert(hello, wire.Ready).showdown
 
     async def __aenter__(self) -> BridgeHost:
         await self.start()
@@ -177,18 +134,18 @@ class BridgeHost(NodeChild):
 
     # -- battles -----------------------------------------------------------------------------
 
-    async def open(self, spec: dict[str, Any], receiver: Receiver | None = None) -> BattleChannel:
-        """Start a battle: spec has format, seed and players, or an input log to replay. Its
-        steps go to `receiver` if given, else to the channel's queue (`next`)."""
+    async def open(self, start: wire.Start, receiver: Receiver | None = None) -> BattleChannel:
+        """Start a battle: format, seed and players, or an input log to replay. Its steps go
+        to `receiver` if given, else to the channel's queue (`next`)."""
         if not self.running:
             await self.start()
         channel = BattleChannel(self, f"{self.name}b{next(self._ids)}", self.generation)
         channel.receiver = receiver
         self._channels[channel.id] = channel
-        self._send({**spec, "op": "start", "battle": channel.id})
+        self._send(msgspec.structs.replace(start, battle=channel.id))
         return channel
 
-    async def follow(self, lines: list[str]) -> list[dict[str, Any]]:
+    async def follow(self, lines: list[str]) -> list[wire.Piece]:
         """A spectator log (a replay) cut at each turn, each piece with both sides' words and
         what each side's view shows after it; the bridge keeps no battle for it."""
         if not self.running:
@@ -196,11 +153,12 @@ class BridgeHost(NodeChild):
         channel = BattleChannel(self, f"{self.name}b{next(self._ids)}", self.generation)
         self._channels[channel.id] = channel
         try:
-            self._send({"op": "follow", "battle": channel.id, "lines": lines})
+            self._send(wire.Follow(channel.id, lines))
             item = await channel.queue.get()
             if isinstance(item, _Failure):
                 raise item.error
-            return item["pieces"]  # type: ignore[index]
+            assert isinstance(item, wire.Followed)
+            return item.pieces
         finally:
             self._channels.pop(channel.id, None)
 
@@ -212,9 +170,9 @@ class BridgeHost(NodeChild):
 
     # -- plumbing ------------------------------------------------------------------------------
 
-    def _send(self, msg: dict[str, Any]) -> None:
-        if not self.write(msg):
-            channel = self._channels.get(msg.get("battle", ""))
+    def _send(self, command: wire.Command) -> None:
+        if not self.write(msgspec.to_builtins(command)):
+            channel = self._channels.get(command.battle or "")
             if channel:
                 channel.fail(BridgeDied(f"the Showdown bridge is not running: {self.why()}"))
 
@@ -223,33 +181,31 @@ class BridgeHost(NodeChild):
             self._channels.pop(channel.id, None) is not None
             and channel.generation == self.generation
         ):
-            self._send({"op": "close", "battle": channel.id})
+            self._send(wire.Close(channel.id))
 
     def on_line(self, line: bytes) -> bool:
-        # Steps are nearly every line: decoded straight into their types (the bridge writes
-        # "battle" then "type" first). The rest are few and small, and come as dicts.
-        if b'"type":"step"' not in line[:64]:
+        # Each line is decoded straight into its type. Steps are nearly every line, and the
+        # bridge writes "battle" then "type" first: a step's own decoder is the quickest. The
+        # ready line is left to the child's start-up (see `spawn`).
+        reply = _STEP.decode(line) if b'"type":"step"' in line[:64] else _REPLY.decode(line)
+        if isinstance(reply, wire.Ready):
             return False
-        step = _STEP_LINE.decode(line)
-        channel = self._channels.get(step.battle)
-        if channel is not None:
-            channel.deliver(
-                Step(step.sides, step.spectator, step.input, end=step.end, stopped=step.stopped)
-            )
+        self._take(reply)
         return True
 
-    def on_message(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        channel = self._channels.get(msg.get("battle") or "")
+    def _take(self, reply: wire.Reply) -> None:
+        if isinstance(reply, wire.Ready | wire.InfoReply):
+            return  # nobody asks for info but the tests
+        channel = self._channels.get(reply.battle or "")
         if channel is None:
             return
-        if kind == "step":  # written in another key order: decoded as the others are
-            self.on_line(orjson.dumps({"type": "step", **msg}))
-        elif kind == "followed":
-            channel.queue.put_nowait(msg)  # type: ignore[arg-type]
-        elif kind == "crash":
+        if isinstance(reply, Step):
+            channel.deliver(reply)
+        elif isinstance(reply, wire.Followed):
+            channel.queue.put_nowait(reply)
+        else:
             self._channels.pop(channel.id, None)
-            channel.fail(BattleRefused(f"Showdown: {msg.get('message')}"))
+            channel.fail(BattleRefused(f"Showdown: {reply.message}"))
 
     def on_exit(self, generation: int) -> None:
         reason = f"the Showdown bridge died: {self.why()}"
@@ -318,10 +274,10 @@ class Bridge:
             return idle[0]  # every running host is busy: bring up another core
         return least
 
-    async def open(self, spec: dict[str, Any], receiver: Receiver | None = None) -> BattleChannel:
-        return await self._pick().open(spec, receiver)
+    async def open(self, start: wire.Start, receiver: Receiver | None = None) -> BattleChannel:
+        return await self._pick().open(start, receiver)
 
-    async def follow(self, lines: list[str]) -> list[dict[str, Any]]:
+    async def follow(self, lines: list[str]) -> list[wire.Piece]:
         return await self._pick().follow(lines)
 
     def pid(self) -> int | None:
@@ -337,8 +293,8 @@ class Bridge:
     def _channels(self) -> dict[str, BattleChannel]:
         return {cid: c for host in self.hosts for cid, c in host._channels.items()}
 
-    def _send(self, msg: dict[str, Any]) -> None:
-        """A raw command to the host of msg["battle"] (tests use it to break a battle)."""
+    def _send(self, command: wire.Command) -> None:
+        """A command to the host of its battle (tests use it to break a battle)."""
         for host in self.hosts:
-            if msg.get("battle") in host._channels:
-                host._send(msg)
+            if command.battle in host._channels:
+                host._send(command)

@@ -43,7 +43,7 @@ if (require.main === module) {
   warmUp();
   readMessages(
     (msg) => out({id: msg.id, result: search(msg)}),
-    (err, msg) => out({id: msg ? msg.id : null, error: String((err && err.stack) || err)}),
+    (err, msg) => out({id: msg ? msg.id : null, error: String((err instanceof Error && err.stack) || err)}),
   );
   out({type: 'ready', pid: process.pid});
 }

@@ -15,12 +15,20 @@ const crypto = require('crypto');
 const path = require('path');
 
 const SECRET_VARIABLE = 'POKEVIEW_HOST_SECRET';
+/** @typedef {'p1' | 'p2'} Slot */
+/** @type {Slot[]} */
 const SIDES = ['p1', 'p2'];
+/** A user, room or connection of Showdown's server: it ships no types for them. @typedef {any} ServerObject */
 
+/** @param {unknown} text */
 function digest(text) {
   return crypto.createHash('sha256').update(String(text)).digest();
 }
 
+/**
+ * @param {unknown} given
+ * @param {string | undefined} secret
+ */
 function sameSecret(given, secret) {
   // Compared as digests: equal lengths for timingSafeEqual, and no time told about either.
   return !!secret && crypto.timingSafeEqual(digest(given), digest(secret));
@@ -28,6 +36,7 @@ function sameSecret(given, secret) {
 
 // --- requests from web pages -------------------------------------------------------------------
 
+/** @param {import('http').IncomingMessage} request */
 function fromAPage(request) {
   // A browser sends Origin with every websocket and every POST a page makes, and Sec-Fetch-Site
   // (other than "none", a person typing the address) with everything else; programs send neither.
@@ -39,13 +48,14 @@ function fromAPage(request) {
 
 const REFUSAL = 'pokeview: this server takes no requests from web pages\n';
 
+/** @param {import('http').Server} httpServer */
 function refusePages(httpServer) {
   // In front of every listener SockJS and Showdown put on the HTTP server (the websocket upgrade
   // and SockJS's HTTP fallbacks), so that a page's request reaches none of them.
   for (const event of ['request', 'upgrade']) {
     const listeners = httpServer.listeners(event);
     httpServer.removeAllListeners(event);
-    httpServer.on(event, function (request, ...rest) {
+    httpServer.on(event, /** @this {unknown} */ function (/** @type {import('http').IncomingMessage} */ request, /** @type {any[]} */ ...rest) {
       if (!fromAPage(request)) {
         for (const listener of listeners) listener.call(this, request, ...rest);
       } else if (event === 'request') {
@@ -71,10 +81,10 @@ function guardSockJS() {
   }
   if (sockjs.pokeviewGuarded) return;
   const createServer = sockjs.createServer;
-  sockjs.createServer = function (...args) {
+  sockjs.createServer = /** @this {unknown} */ function (/** @type {unknown[]} */ ...args) {
     const server = createServer.apply(this, args);
     const install = server.installHandlers;
-    server.installHandlers = function (httpServer, ...more) {
+    server.installHandlers = /** @this {unknown} */ function (/** @type {import('http').Server} */ httpServer, /** @type {unknown[]} */ ...more) {
       const result = install.call(this, httpServer, ...more);
       refusePages(httpServer);
       return result;
@@ -88,20 +98,38 @@ function guardSockJS() {
 
 class Refused extends Error {}
 
+/**
+ * @param {string} what
+ * @returns {never}
+ */
 function refuse(what) {
   throw new Refused(what);
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is {[key: string]: any}}
+ */
 function isObject(value) {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * @param {object} object
+ * @param {string[]} allowed
+ * @param {string} where
+ */
 function onlyKeys(object, allowed, where) {
   for (const key of Object.keys(object)) {
     if (!allowed.includes(key)) refuse(`${where} has a field pokeview does not send (${JSON.stringify(key).slice(0, 40)})`);
   }
 }
 
+/**
+ * @param {unknown} seed
+ * @param {string} what
+ * @returns {string | number[]}
+ */
 function checkedSeed(seed, what) {
   // The forms Showdown's PRNG takes: sodium or gen5 and hex digits, or four 16-bit numbers.
   if (Array.isArray(seed) && seed.length === 4 &&
@@ -111,6 +139,11 @@ function checkedSeed(seed, what) {
   refuse(`${what} is not a seed (sodium,HEX, gen5,HEX or four numbers)`);
 }
 
+/**
+ * @param {unknown} team
+ * @param {string} slot
+ * @returns {string}
+ */
 function checkedTeam(team, slot) {
   if (typeof team !== 'string' || !team || team.length > 100000) refuse(`the team for ${slot} is not a packed team`);
   if (/[\x00-\x1f\x7f]/.test(team)) refuse(`the team for ${slot} holds a control character (a packed team is one line)`);
@@ -126,6 +159,16 @@ function checkedTeam(team, slot) {
   return team;
 }
 
+/**
+ * A battle's fields, checked one by one.
+ * @typedef {{team?: string, seed?: string | number[]}} Seat
+ * @typedef {{format: string, seed: string | number[], user: string, host: Slot, seats: {[slot: string]: Seat}}} Battle
+ */
+
+/**
+ * @param {unknown} spec
+ * @returns {Battle}
+ */
 function checkedBattle(spec) {
   // What /pokeviewbattle takes: {format, seed, user, host, seats: {p1: {team | seed}, p2: ...}}.
   if (!isObject(spec)) refuse('the battle is not a JSON object');
@@ -140,6 +183,7 @@ function checkedBattle(spec) {
   if (!SIDES.includes(host)) refuse("the host's seat is not p1 or p2");
   if (!isObject(seats)) refuse('the seats are not a JSON object');
   onlyKeys(seats, SIDES, 'the seats');
+  /** @type {{[slot: string]: Seat}} */
   const checkedSeats = {};
   for (const slot of SIDES) {
     const seat = seats[slot] === undefined ? {} : seats[slot];
@@ -157,6 +201,10 @@ function checkedBattle(spec) {
   return {format, seed, user, host, seats: checkedSeats};
 }
 
+/**
+ * @param {Battle} battle
+ * @param {{[slot: string]: string}} names
+ */
 function openingLines(battle, names) {
   // As the bridge writes them (pokeview/sim/bridge/start.js), with each seat's user name: the
   // server's input log then starts with the bridge game's very >start line.
@@ -171,6 +219,7 @@ function openingLines(battle, names) {
 
 // --- the plugin --------------------------------------------------------------------------------
 
+/** @param {{host: string}} options */
 module.exports = function pokeviewPlugin({host}) {
   const secret = process.env[SECRET_VARIABLE];
   // Showdown's simulator and socket processes are started from this one later: they need no
@@ -181,7 +230,7 @@ module.exports = function pokeviewPlugin({host}) {
   const reserved = new Set([host]);
   const hosts = new WeakSet(); // the users who logged in with the secret
   const pending = new Map(); // the invited user's id -> the checked battle
-  const isHost = (user) => user.id === host && hosts.has(user);
+  const isHost = (/** @type {ServerObject} */ user) => user.id === host && hosts.has(user);
 
   function guardNames() {
     // Every name a client asks for (/trn) passes User#validateToken; with --no-security it lets
@@ -189,6 +238,7 @@ module.exports = function pokeviewPlugin({host}) {
     const proto = Users.User.prototype;
     if (proto.pokeviewGuarded) return;
     const validateToken = proto.validateToken;
+    /** @type {(this: ServerObject, token: string, name: string, userid: string, connection: ServerObject) => Promise<string | null>} */
     proto.validateToken = async function (token, name, userid, connection) {
       if (!reserved.has(userid)) return validateToken.call(this, token, name, userid, connection);
       if (!sameSecret(token, secret)) {
@@ -208,6 +258,7 @@ module.exports = function pokeviewPlugin({host}) {
     },
     // After every login: a reserved name held by a user who did not give the secret (no known way
     // there, but a rename that bypasses the token) is taken back at once.
+    /** @param {ServerObject} user */
     loginfilter(user) {
       if (reserved.has(user.id) && !hosts.has(user)) user.resetName(true);
     },
@@ -218,6 +269,12 @@ module.exports = function pokeviewPlugin({host}) {
       // here. As in a challenge's battle, each >player line is its own write and both users are
       // in the room before the battle's first line: bots tell their side from the first
       // |player| line.
+      /**
+       * @param {string} target
+       * @param {ServerObject} room
+       * @param {ServerObject} user
+       * @param {ServerObject} connection
+       */
       pokeviewbattle(target, room, user, connection) {
         if (!isHost(user)) return connection.popup("/pokeviewbattle is for pokeview's host only");
         let battle;
@@ -250,6 +307,13 @@ module.exports = function pokeviewPlugin({host}) {
           acceptCommand: `/pokeviewaccept ${user.id}`,
         }));
       },
+      /**
+       * @this {ServerObject}
+       * @param {string} target
+       * @param {ServerObject} room
+       * @param {ServerObject} user
+       * @param {ServerObject} connection
+       */
       pokeviewaccept(target, room, user, connection) {
         const hostUser = Ladders.challenges.accept(this); // the challenger, or Showdown's error
         const battle = pending.get(user.id);
@@ -257,6 +321,7 @@ module.exports = function pokeviewPlugin({host}) {
         if (!battle || !isHost(hostUser)) {
           return connection.popup('this pokeview battle is gone');
         }
+        /** @type {{[slot: string]: ServerObject}} */
         const users = {p1: user, p2: user};
         users[battle.host] = hostUser;
         const [start, ...seats] = openingLines(battle, {p1: users.p1.name, p2: users.p2.name});

@@ -331,14 +331,6 @@ class GameQueries(Journal):
         ).fetchone()
         return row is not None and "llm" in _kinds(row)
 
-    def void_game(self, game_id: int, why: str) -> None:
-        """A finished game that does not count (RotomArena's void match): kept, left out."""
-        self._writable()
-        with self._transaction():
-            self.conn.execute(
-                "update games set exclude_from_ratings = 1, error = ? where id = ?", (why, game_id)
-            )
-
 
 def _kinds(row: sqlite3.Row) -> set[Any]:
     """The player kinds a game row's two settings name."""

@@ -14,9 +14,9 @@ their difference covers zero the most), until the budget is spent or every pair 
 
 Resumable and deterministic: a new set is chosen only when every chosen set is complete, from
 the ladder's record alone, and is written to the config before its first game starts. A runner
-that dies leaves chosen sets unfinished; the next one finishes them first. A finished game on
-autopilot for more than half of a side's decisions is void (kept, left out of the ratings) and
-played again once; so is a game that ended in a harness error.
+that dies leaves chosen sets unfinished; the next one finishes them first. A game void by the
+rule of `battle/void.py` (a model side on autopilot for more than half of its decisions) is kept,
+left out of the ratings, and played again once; so is a game that ended in a harness error.
 
 This module is the schedule: what to play next, from the config and the record. What games
 cost and what a budget allows are in `ladder_budget`; playing and reporting in `ladder_play`.
@@ -41,7 +41,6 @@ from pokeview.store.store import Store
 
 CONTROL = "random"  # the screening opponent: a model that cannot beat it is set up wrong
 TRIES = 2  # a void or errored game is played again once, then left out
-VOID_AUTOPILOT = 0.5  # RotomArena: void if a side was on autopilot for more than half its turns
 Z95 = 1.959963984540054
 
 

@@ -5,23 +5,19 @@ The schedule (what to play next) is in `ladder`; money and budgets in `ladder_bu
 
 from __future__ import annotations
 
-import asyncio
-import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pokeview import __version__
-from pokeview.battle import seeds
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
-from pokeview.game.decision import How
+from pokeview.players import make_player
 from pokeview.players.server import ServerOptions
-from pokeview.ratings.decisions import decision_facts
 from pokeview.store.store import Store
 from pokeview.text import strip_control
+from pokeview.tournament.engine import Engine, Progress, alive, checked_players, holding
 from pokeview.tournament.ladder import (
-    VOID_AUTOPILOT,
     Ladder,
     PlannedSet,
     Record,
@@ -140,12 +136,6 @@ def preview(
 # -- playing -------------------------------------------------------------------------------------
 
 
-def _alive(pid: int | None) -> bool:
-    from pokeview.tournament.runner import _alive as alive
-
-    return alive(pid)
-
-
 @dataclass
 class Outcome:
     played: int = 0
@@ -175,19 +165,6 @@ def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str,
     }
 
 
-def _void_reason(store: Store, game_id: int) -> str | None:
-    counts: dict[str, list[int]] = {}
-    for row in decision_facts(store, [game_id]):
-        if row.model:
-            c = counts.setdefault(row.side, [0, 0])
-            c[0] += 1
-            c[1] += row.how == How.AUTOPILOT
-    for side, (n, autopilot) in sorted(counts.items()):
-        if n and autopilot / n > VOID_AUTOPILOT:
-            return f"void: {side} was on autopilot for {100 * autopilot / n:.0f}% of its decisions"
-    return None
-
-
 async def play_ladder(
     store: Store,
     bridge: Any,
@@ -200,16 +177,17 @@ async def play_ladder(
     say: Callable[[str], None] = print,
     server: ServerOptions | None = None,
 ) -> Outcome:
-    from pokeview.exchange.server_game import play as play_any
-    from pokeview.players import make_player
-
     ladder = load_ladder(store, name)
     concurrency = positive(concurrency, "--concurrency", whole=True)
     players_file = players_file or ladder.config.get("players_file")
     run = store.run(ladder.run_id)
-    if run.state == "running" and _alive(run.pid):
+    if run.state == "running" and alive(run.pid):
         raise PokeviewError(f"ladder '{name}' is being played by process {run.pid} already")
-    described = {p: make_player(p, players_file, server=server).describe() for p in ladder.members}
+    fmt, seed_text = ladder.config["format"], ladder.config["seed"]
+    described = {
+        p: player.describe()
+        for p, player in checked_players(ladder.members, fmt, players_file, server).items()
+    }
     record = Record.read(store, ladder.run_id)
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
@@ -236,117 +214,117 @@ async def play_ladder(
     save(store, ladder)
     if not bridge.running:
         await bridge.start()
-    store.update_run(
-        ladder.run_id, state="running", pid=os.getpid(), header=_header(ladder, bridge, described)
-    )
+    store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
     outcome = Outcome()
     stopped_before = screening(ladder, record)
     said_stopped: set[str] = set(stopped_before)
-    semaphore = asyncio.Semaphore(concurrency)
-    fmt, seed_text = ladder.config["format"], ladder.config["seed"]
 
-    async def play(pair: int, seat: int, p1: str, p2: str) -> None:
-        async with semaphore:
-            spec = GameSpec(
-                format=fmt,
-                seed=seeds.game_seed(seed_text, pair),
-                p1=make_player(p1, players_file, server=server),  # fresh players for every game
-                p2=make_player(p2, players_file, server=server),
-                turn_limit=int(ladder.config["turn_limit"]),
-                seed_text=seed_text,
-                run_id=ladder.run_id,
-                pair=pair,
-                seat=seat,
-            )
-            result = await play_any(spec, bridge=bridge, store=store)
-        what = f"{result.status}"
-        if result.status == "void":  # the game loop's own verdict (RotomArena's rule)
+    def said(progress: Progress) -> None:
+        """The ladder's progress hook: a line for each game played."""
+        result, spec = progress.last, progress.last_spec
+        if result is None or spec is None or progress.done == outcome.played:
+            return  # a game started, or one told already
+        outcome.played = progress.done
+        if result.status == "void":  # battle/void.py's rule, in the game loop
             what = f"void: {result.error} (it is played again once)"
         elif result.status == "finished":
-            void = _void_reason(store, result.game_id)
-            if void:
-                store.void_game(result.game_id, void)
-                what = void + " (it is played again once)"
-            else:
-                what = f"winner {result.winner_name} in {result.turns} turns"
+            what = f"winner {result.winner_name} in {result.turns} turns"
         else:
             outcome.failed += 1
             what = f"error: {(result.error or '')[:80]}"
-        outcome.played += 1
-        spent = budget_spend()
         say(
             strip_control(
-                f"game {result.game_id}: {p1} vs {p2} (pair {pair}): {what} · spent {spent.text()}"
+                f"game {result.game_id}: {spec.p1.name} vs {spec.p2.name} (pair {spec.pair}): "
+                f"{what} · spent {budget_spend().text()}"
             )
         )
 
+    progress = Progress(planned=0, done_before=0)  # a ladder chooses as it goes: no plan to count
+    engine = Engine(store, bridge, progress, concurrency=concurrency, on_progress=said)
+
+    def game(pair: int, seat: int, p1: str, p2: str) -> Callable[[], GameSpec]:
+        return lambda: GameSpec.new(
+            fmt,
+            seed_text,
+            make_player(p1, players_file, server=server),  # fresh players for every game
+            make_player(p2, players_file, server=server),
+            pair=pair,
+            turn_limit=int(ladder.config["turn_limit"]),
+            run_id=ladder.run_id,
+            seat=seat,
+        )
+
     finished_cleanly = False
-    try:
-        while True:
-            # Players added by `ladder add` while this plays join at the next choice.
-            members = load_ladder(store, name).config["players"]
-            if members != ladder.config["players"]:
-                ladder.config["players"] = members
-                for p in members:
-                    described.setdefault(p, make_player(p, players_file, server=server).describe())
-                store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
-            record = Record.read(store, ladder.run_id)
-            spent = budget_spend()
-            pending = pending_games(ladder, record)
-            if not pending:
-                choice = choose(ladder, record)
-                for player, why in choice.stopped.items():
-                    if player not in said_stopped:
-                        said_stopped.add(player)
-                        say(strip_control(why))
-                outcome.stopped = {
-                    p: why for p, why in choice.stopped.items() if p not in stopped_before
-                }
-                chosen = []
-                extra, extra_usd = 0, 0.0
-                for s in choice.sets:
-                    n = affordable_pairs(s, budget, spent, costs, extra, extra_usd)
-                    if n:
-                        chosen.append(PlannedSet(s.a, s.b, s.pairs[:n], s.why))
-                        extra += 2 * n
-                        dearest = (costs.dearest(s.a) or 0.0) + (costs.dearest(s.b) or 0.0)
-                        extra_usd += 2 * n * dearest
-                if not chosen:
-                    outcome.why_stopped = choice.reason or "the budget is spent"
-                    if choice.sets and budget.games is None and spent.unknown:
-                        outcome.why_stopped = (
-                            f"{spent.unknown} games have no known cost, so a dollar budget "
-                            "cannot be kept: give --budget-games N"
+
+    def ending() -> str:
+        return "finished" if finished_cleanly else "stopped"
+
+    async with holding(store, ladder.run_id, ending):
+        try:
+            while True:
+                # Players added by `ladder add` while this plays join at the next choice.
+                members = load_ladder(store, name).config["players"]
+                if members != ladder.config["players"]:
+                    ladder.config["players"] = members
+                    for p in members:
+                        described.setdefault(
+                            p, make_player(p, players_file, server=server).describe()
                         )
+                    store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
+                record = Record.read(store, ladder.run_id)
+                spent = budget_spend()
+                pending = pending_games(ladder, record)
+                if not pending:
+                    choice = choose(ladder, record)
+                    for player, why in choice.stopped.items():
+                        if player not in said_stopped:
+                            said_stopped.add(player)
+                            say(strip_control(why))
+                    outcome.stopped = {
+                        p: why for p, why in choice.stopped.items() if p not in stopped_before
+                    }
+                    chosen = []
+                    extra, extra_usd = 0, 0.0
+                    for s in choice.sets:
+                        n = affordable_pairs(s, budget, spent, costs, extra, extra_usd)
+                        if n:
+                            chosen.append(PlannedSet(s.a, s.b, s.pairs[:n], s.why))
+                            extra += 2 * n
+                            dearest = (costs.dearest(s.a) or 0.0) + (costs.dearest(s.b) or 0.0)
+                            extra_usd += 2 * n * dearest
+                    if not chosen:
+                        outcome.why_stopped = choice.reason or "the budget is spent"
+                        if choice.sets and budget.games is None and spent.unknown:
+                            outcome.why_stopped = (
+                                f"{spent.unknown} games have no known cost, so a dollar budget "
+                                "cannot be kept: give --budget-games N"
+                            )
+                        finished_cleanly = True
+                        break
+                    for s in chosen:
+                        ladder.config["sets"].append(s.to_json())
+                        say(strip_control(f"next: {s.games} games {s.a} vs {s.b} ({s.why})"))
+                    save(store, ladder)
+                    continue
+                games_left, _ = budget.left(spent)
+                if games_left is not None:
+                    pending = pending[: max(0, games_left)]
+                if not pending or (budget.usd is not None and budget.left(spent)[1] <= 0):  # type: ignore[operator]
+                    outcome.why_stopped = "the budget is spent"
                     finished_cleanly = True
                     break
-                for s in chosen:
-                    ladder.config["sets"].append(s.to_json())
-                    say(strip_control(f"next: {s.games} games {s.a} vs {s.b} ({s.why})"))
-                save(store, ladder)
-                continue
-            games_left, _ = budget.left(spent)
-            if games_left is not None:
-                pending = pending[: max(0, games_left)]
-            if not pending or (budget.usd is not None and budget.left(spent)[1] <= 0):  # type: ignore[operator]
-                outcome.why_stopped = "the budget is spent"
-                finished_cleanly = True
-                break
-            failed_before = outcome.failed
-            await asyncio.gather(*(play(*g) for g in pending))
-            if outcome.failed - failed_before == len(pending):
-                outcome.why_stopped = (
-                    f"all {len(pending)} games just played ended in errors (see `pokeview games "
-                    "--status error`); fix the cause and play again"
-                )
-                break
-    finally:
-        outcome.spent = budget_spend()
-        ladder.config["budget"]["done"] = finished_cleanly
-        save(store, ladder)
-        store.update_run(
-            ladder.run_id, state="stopped" if not finished_cleanly else "finished", pid=None
-        )
+                failed_before = outcome.failed
+                await engine.play(game(*g) for g in pending)
+                if outcome.failed - failed_before == len(pending):
+                    outcome.why_stopped = (
+                        f"all {len(pending)} games just played ended in errors (see `pokeview "
+                        "games --status error`); fix the cause and play again"
+                    )
+                    break
+        finally:
+            outcome.spent = budget_spend()
+            ladder.config["budget"]["done"] = finished_cleanly
+            save(store, ladder)
     return outcome
 
 

@@ -9,78 +9,23 @@ runner plays a run at a time: the run row holds the runner's pid.
 
 from __future__ import annotations
 
-import asyncio
-import os
-import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from pokeview import __version__
 from pokeview.battle import seeds
-from pokeview.battle.loop import GameResult
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
-from pokeview.exchange.server_game import play as play_any
+from pokeview.game.bridge import PlayerSpec, Start
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
 from pokeview.players.server import ServerOptions
-from pokeview.ratings.decisions import ensure_stats
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
+from pokeview.tournament.engine import Engine, Progress, alive, checked_players, holding
 from pokeview.tournament.schedule import PlannedGame, plan
-
-
-@dataclass
-class Progress:
-    planned: int
-    done_before: int  # finished or error when this runner started
-    done: int = 0  # by this runner
-    failed: int = 0  # harness errors, by this runner
-    void: int = 0  # void games, by this runner: played again when the run is started again
-    interrupted: int = 0  # games cut short (the bridge died, say): played again likewise
-    running: int = 0
-    cost: float = 0.0  # USD of this runner's games, where known
-    cost_unknown: bool = False
-    models: bool = False  # whether any game so far had a model in it
-    started: float = field(default_factory=time.monotonic)
-    last: GameResult | None = None
-
-    @property
-    def recorded(self) -> int:
-        """The run's games recorded for good so far (a void or interrupted game is to be played
-        again)."""
-        return self.done_before + self.done - self.void - self.interrupted
-
-    @property
-    def remaining(self) -> int:
-        return self.planned - self.done_before - self.done
-
-    @property
-    def eta_seconds(self) -> float | None:
-        if not self.done:
-            return None
-        return (time.monotonic() - self.started) / self.done * self.remaining
-
-    @property
-    def cost_left(self) -> float | None:
-        if not self.done or self.cost_unknown:
-            return None
-        return self.cost / self.done * self.remaining
-
-
-def _alive(pid: int | None) -> bool:
-    if not pid or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def prepare_run(
@@ -100,7 +45,7 @@ def prepare_run(
     existing = store.find_run(config.name)
     if existing is not None and existing.config_hash == config.config_hash:
         _check_same_players(config.name, existing.header, players)
-    run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), _alive)
+    run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), alive)
     run_id = run.id
     done = set()
     for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
@@ -141,12 +86,13 @@ async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
     seed = seeds.game_seed(config.seed, 0)
     teams = config.team_for_pair(0) or {}
     players = {
-        side: {"name": side, **({"team": teams[side]} if teams.get(side) else {})}
-        | ({} if teams.get(side) else {"seed": seeds.team_seed(seed, side)})
+        side: PlayerSpec(side, team=teams[side])
+        if teams.get(side)
+        else PlayerSpec(side, seed=seeds.team_seed(seed, side))
         for side in ("p1", "p2")
     }
     channel = await bridge.open(
-        {"format": config.format, "seed": seeds.battle_seed(seed), "players": players}
+        Start(format=config.format, seed=seeds.battle_seed(seed), players=players)
     )
     try:
         await channel.next()
@@ -189,11 +135,7 @@ async def run_tournament(
     players_file = players_file or config.players_file
     # Everything that can refuse the config is asked before the run is created: its players
     # (and whether each can play the format), and whether Showdown starts it with its teams.
-    players = {spec: make_player(spec, players_file, server=server) for spec in config.players}
-    for player in players.values():
-        check = getattr(player, "check_format", None)
-        if check is not None:
-            check(config.format)
+    players = checked_players(config.players, config.format, players_file, server)
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
@@ -202,58 +144,38 @@ async def run_tournament(
     del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
     progress = Progress(planned=len(plan(config)), done_before=done_before)
-    semaphore = asyncio.Semaphore(concurrency or config.concurrency)
+    engine = Engine(
+        store,
+        bridge,
+        progress,
+        concurrency=concurrency or config.concurrency,
+        on_progress=on_progress,
+    )
 
-    async def play(game: PlannedGame) -> None:
-        async with semaphore:
-            progress.running += 1
-            if on_progress:
-                on_progress(progress)
-            try:
-                spec = GameSpec(
-                    format=config.format,
-                    seed=seeds.game_seed(config.seed, game.pair),
-                    p1=make_player(game.p1, players_file, server=server),  # fresh every game
-                    p2=make_player(game.p2, players_file, server=server),
-                    turn_limit=config.turn_limit,
-                    teams=config.team_for_pair(game.pair),
-                    seed_text=config.seed,
-                    run_id=run_id,
-                    pair=game.pair,
-                    seat=game.seat,
-                    void_share=config.void_autopilot_share,
-                )
-                result = await play_any(spec, bridge=bridge, store=store)
-            finally:
-                progress.running -= 1
-            progress.done += 1
-            progress.last = result
-            if result.status == "void":
-                progress.void += 1
-            elif result.status == "interrupted":
-                progress.interrupted += 1
-            elif result.status != "finished":
-                progress.failed += 1
-            ensure_stats(store, [result.game_id])
-            game_cost = store.game_cost(result.game_id)
-            if store.game_has_model(result.game_id):
-                progress.models = True
-                progress.cost_unknown |= game_cost is None
-            progress.cost += game_cost or 0.0
-            if on_progress:
-                on_progress(progress)
-
-    try:
-        await asyncio.gather(*(play(g) for g in todo))
-    finally:
+    def ending() -> str:
         # `finished` only when every planned game is recorded and none ended in an error: a
         # run with games to play again is `stopped`, one whose games are all in but some in
         # errors is `errors` (its ratings leave those out).
-        complete = progress.remaining == 0 and progress.void == 0 and progress.interrupted == 0
-        state = "finished" if complete else "stopped"
-        if complete and store.error_games(run_id):
-            state = "errors"
-        store.update_run(run_id, state=state, pid=None)
+        if progress.remaining or progress.void or progress.interrupted:
+            return "stopped"
+        return "errors" if store.error_games(run_id) else "finished"
+
+    def game(planned: PlannedGame) -> Callable[[], GameSpec]:
+        return lambda: GameSpec.new(
+            config.format,
+            config.seed,
+            make_player(planned.p1, players_file, server=server),  # fresh every game
+            make_player(planned.p2, players_file, server=server),
+            pair=planned.pair,
+            turn_limit=config.turn_limit,
+            teams=config.team_for_pair(planned.pair),
+            run_id=run_id,
+            seat=planned.seat,
+            void_share=config.void_autopilot_share,
+        )
+
+    async with holding(store, run_id, ending):
+        await engine.play(game(g) for g in todo)
     return progress
 
 
@@ -261,7 +183,7 @@ def delete_run(store: Store, name: str) -> tuple[str, int]:
     """Delete a run (name or id) none of whose games has finished, so that its name can be used
     again; refused while a live process plays it. Returns its name and how many games went."""
     run = store.run(name)
-    if run.state == "running" and _alive(run.pid):
+    if run.state == "running" and alive(run.pid):
         raise PokeviewError(f"run '{run.name}' is being played by process {run.pid}")
     try:
         gone = store.delete_unplayed_run(run.id)

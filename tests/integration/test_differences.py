@@ -15,6 +15,7 @@ import pytest
 from pokeview.battle import seeds
 from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import start_spec
+from pokeview.sim.request import decode_request
 from pokeview.store.differences import Rebuilder, apply
 from pokeview.store.events import EventKind
 from pokeview.store.store import DamagedGame
@@ -33,7 +34,7 @@ async def test_the_bridges_differences_rebuild_each_request_and_snapshot_exactly
     """The same battle twice in step: sent as differences, and sent whole."""
     spec = start_spec("gen9randombattle", seeds.game_seed("differences", n))
     sent = await bridge.open(spec)
-    whole = await bridge.open({**spec, "whole": True})
+    whole = await bridge.open(msgspec.structs.replace(spec, whole=True))
     rebuilder = Rebuilder()
     pick = random.Random(n)
     compared = with_differences = 0
@@ -63,7 +64,7 @@ async def test_the_bridges_differences_rebuild_each_request_and_snapshot_exactly
             if a.end:
                 break
             for side, update in b.sides.items():
-                request = update.typed_request
+                request = decode_request(update.request_json)
                 if request is not None and not request.wait:
                     choice = pick.choice(legal_actions(request)).choice
                     sent.choose(side, choice)

@@ -11,7 +11,7 @@ import time
 from poke_env.player import Player
 
 from pokeview.battle import seeds
-from pokeview.battle.loop import play_game
+from pokeview.battle.play import OnBridge, play
 from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
 from pokeview.sim import install
@@ -39,7 +39,7 @@ async def test_an_outside_poke_env_player_plays_in_process(bridge, store):
         p1=outside,
         p2=make_player("random"),
     )
-    result = await play_game(spec, bridge=bridge, store=store)
+    result = await play(spec, venue=OnBridge(bridge), store=store)
     assert result.status == "finished"  # and it verifies at teardown
     firsts = [d for d in store.decisions(result.game_id, "p1") if d.actions[0].startswith("move ")]
     assert firsts and all(d.action == 0 for d in firsts if not d.refusals)
@@ -169,7 +169,7 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
     import asyncio
 
     port = free_port()
-    from pokeview.exchange.server_game import play
+    from pokeview.exchange.server_game import LocalServer
     from pokeview.players.server import ServerOptions
     from pokeview.sim.server import ensure_server
 
@@ -192,7 +192,7 @@ async def test_a_bot_that_reads_its_side_as_foul_play_does_finds_it_in_both_seat
             seat=seat,
             turn_limit=300,
         )
-        result = await play(spec, bridge=bridge, store=store)  # exchange chooses the server
+        result = await play(spec, venue=LocalServer(bridge), store=store)
         await asyncio.wait_for(bot, 60)
         assert result.status == "finished", result.error
         theirs_side = "p2" if host == "p1" else "p1"

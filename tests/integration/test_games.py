@@ -11,6 +11,7 @@ import pytest
 
 from pokeview.battle.verify import verify_game
 from pokeview.errors import BattleRefused
+from pokeview.game.bridge import DebugCrash
 from pokeview.sim.client import Bridge
 from pokeview.store import open_store
 from pokeview.store.events import EventKind
@@ -151,7 +152,7 @@ async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch)
         victim_channel = next(iter(bridge._channels))
         other = asyncio.create_task(game(bridge, store, text="bystander"))
         await asyncio.sleep(0.05)
-        bridge._send({"op": "debug-crash", "battle": victim_channel})
+        bridge._send(DebugCrash(victim_channel))
         crashed, fine = await asyncio.gather(victim, other)
     finally:
         await bridge.close()
@@ -164,7 +165,7 @@ async def test_the_test_only_crash_op_is_refused_without_the_test_switch(bridge,
     victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
     while bridge.open_battles() == 0:
         await asyncio.sleep(0.005)
-    bridge._send({"op": "debug-crash", "battle": next(iter(bridge._channels))})
+    bridge._send(DebugCrash(next(iter(bridge._channels))))
     refused = await victim
     assert refused.status == "error" and "unknown op 'debug-crash'" in refused.error
 

@@ -16,10 +16,11 @@ from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import play_game, side_payload
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import BridgeDied, PokeviewError
+from pokeview.game.bridge import PlayerSpec, SideUpdate, Start
 from pokeview.players import make_player
 from pokeview.players.base import DecisionContext
 from pokeview.sim import install
-from pokeview.sim.client import SideUpdate
+from pokeview.sim.request import decode_request
 from pokeview.sim.search_client import SearchHost
 from tests.helpers import FORMAT, game, one_clear_line, pokeview
 
@@ -98,15 +99,15 @@ Tera Type: Rock
 async def first_request(bridge, p2_team: str) -> tuple[SideUpdate, list[dict]]:
     """p1's first request and the updates p1 saw before it, in a battle with the given foe."""
     channel = await bridge.open(
-        {
-            "format": FORMAT,
-            "seed": seeds.battle_seed("fair"),
-            "validate": False,
-            "players": {
-                "p1": {"name": "Player 1", "team": MINE},
-                "p2": {"name": "Player 2", "team": p2_team},
+        Start(
+            format=FORMAT,
+            seed=seeds.battle_seed("fair"),
+            validate=False,
+            players={
+                "p1": PlayerSpec("Player 1", team=MINE),
+                "p2": PlayerSpec("Player 2", team=p2_team),
             },
-        }
+        )
     )
     updates: list[dict] = []
     try:
@@ -115,7 +116,8 @@ async def first_request(bridge, p2_team: str) -> tuple[SideUpdate, list[dict]]:
             update = step.sides.get("p1")
             if update:
                 updates.append(side_payload(update))
-                if update.typed_request is not None and not update.typed_request.wait:
+                request = decode_request(update.request_json)
+                if request is not None and not request.wait:
                     return update, updates
     finally:
         channel.close()
@@ -127,9 +129,9 @@ def first_context(request: SideUpdate, updates: list[dict], bridge) -> DecisionC
         index=0,
         turn=1,
         side_view=None,  # the search does not read poke-env's view
-        request=request.typed_request,
+        request=decode_request(request.request_json),
         request_json=request.request_json,
-        actions=legal_actions(request.typed_request),
+        actions=legal_actions(decode_request(request.request_json)),
         seed=1234,
         updates=updates,
         bridge=bridge,

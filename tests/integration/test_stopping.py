@@ -64,33 +64,45 @@ def stop_mid_game(db, argv, sig) -> subprocess.CompletedProcess[str]:
     return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
 
 
-@pytest.mark.parametrize("sig,code", [(signal.SIGTERM, 143), (signal.SIGINT, 130)])
+SIGNALS = [(signal.SIGTERM, 143), (signal.SIGINT, 130)]  # SIGINT: Ctrl-C
+
+
+def stopped_so(stopped: subprocess.CompletedProcess[str], sig: int, code: int) -> None:
+    """Every long command stops the same way: its exit code, one line naming the signal."""
+    said = f"pokeview: stopped ({signal.Signals(sig).name})"
+    assert stopped.returncode == code and said in stopped.stderr, stopped.stderr
+    assert "Traceback" not in stopped.stderr
+
+
+@pytest.mark.parametrize("sig,code", SIGNALS)
 def test_a_stopped_battle_is_kept_as_interrupted(tmp_path, slow_players, sig, code):
     db = tmp_path / "x.db"
     argv = ["battle", "--p1", "llm:slow", "--p2", "random", "--players", str(slow_players)]
     stopped = stop_mid_game(db, [*argv, "--seed", "s"], sig)
-    assert stopped.returncode == code and "Traceback" not in stopped.stderr, stopped.stderr
+    stopped_so(stopped, sig, code)
     assert statuses(db) == ["interrupted"]
     listed = pokeview("games", "--status", "interrupted", "--db", str(db))
     assert listed.returncode == 0 and "interrupted" in listed.stdout
 
 
-def test_a_run_stopped_by_sigterm_keeps_its_games_and_plays_them_again(tmp_path, slow_players):
+@pytest.mark.parametrize("sig,code", SIGNALS)
+def test_a_stopped_run_keeps_its_games_and_plays_them_again(tmp_path, slow_players, sig, code):
     config = tmp_path / "run.toml"
     config.write_text(
         'name = "t"\nseed = "t"\npairs = 1\nturn_limit = 2\nconcurrency = 2\n'
         f'players = ["random", "llm:slow"]\nplayers_file = "{slow_players}"\n'
     )
     db = tmp_path / "x.db"
-    stopped = stop_mid_game(db, ["run", str(config)], signal.SIGTERM)
-    assert stopped.returncode == 143, stopped.stderr
+    stopped = stop_mid_game(db, ["run", str(config)], sig)
+    stopped_so(stopped, sig, code)
     assert statuses(db) and set(statuses(db)) == {"interrupted"}
-    assert "stopped" in pokeview("runs", "--db", str(db)).stdout
+    assert " stopped " in pokeview("runs", "--db", str(db)).stdout
     again = pokeview("run", str(config), "--db", str(db))
     assert again.returncode == 0 and "2/2 games recorded (2 now" in again.stdout
 
 
-def test_a_ladder_play_stopped_by_sigterm_says_so_and_keeps_its_games(tmp_path, slow_players):
+@pytest.mark.parametrize("sig,code", SIGNALS)
+def test_a_stopped_ladder_play_says_so_and_keeps_its_games(tmp_path, slow_players, sig, code):
     db = tmp_path / "x.db"
     made = pokeview(
         "ladder", "create", "lad", "--anchor", "llm:slow=1000", "--players", str(slow_players),
@@ -98,9 +110,8 @@ def test_a_ladder_play_stopped_by_sigterm_says_so_and_keeps_its_games(tmp_path, 
     )  # fmt: skip
     assert made.returncode == 0, made.stderr
     argv = ["ladder", "play", "lad", "--budget-games", "2", "--players", str(slow_players)]
-    stopped = stop_mid_game(db, argv, signal.SIGTERM)
-    assert stopped.returncode == 143 and "stopped (SIGTERM)" in stopped.stderr, stopped.stderr
-    assert "Traceback" not in stopped.stderr
+    stopped = stop_mid_game(db, argv, sig)
+    stopped_so(stopped, sig, code)
     assert statuses(db) and "running" not in statuses(db)
     runs = pokeview("runs", "--db", str(db)).stdout
     assert "lad" in runs and " stopped " in runs and "0 running" in runs, runs

@@ -26,7 +26,7 @@ async def test_home_lists_searches_and_opens_a_game(recorded_db):
         assert [table.get_row_at(i)[0] for i in range(3)] == ["3", "2", "1"]  # newest first
         await pilot.press("slash", *"loopback", "enter")
         await settle(pilot, lambda: table.row_count == 1)
-        assert str(table.get_row_at(0)[3]) == "llm:loopback"
+        assert str(table.get_cell("3", "p1")) == "llm:loopback"
         assert "matching 'loopback'" in text_of(app.screen.query_one("#count", Static))
         await pilot.press("enter")
         await settle(pilot, lambda: isinstance(app.screen, WatchScreen))
@@ -108,7 +108,7 @@ async def test_markup_and_control_characters_are_shown_literally(tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         table = app.screen.query_one("#games", DataTable)
         await settle(pilot, lambda: table.row_count == 3)
-        cell = table.get_row_at(2)[3]
+        cell = table.get_cell("1", "p1")
         assert cell.plain == "mallory [bold red]x[/] [/ [2J"  # literal, ESC and BEL removed
         await pilot.press("end", "enter")  # game 1, the oldest
     app = make_app(db, lambda: WatchScreen(db, 3, "p1"))

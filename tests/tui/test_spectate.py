@@ -61,16 +61,16 @@ async def test_spectating_a_running_tournament(tmp_path):
         async with app.run_test(size=(120, 40)) as pilot:
             table = app.screen.query_one("#running", DataTable)
             await wait_for(pilot, lambda: table.row_count > 0, "running games")
-            first = {k: int(v[4]) for k, v in rows(table).items()}
+            first = {k: int(v[3]) for k, v in rows(table).items()}
             await wait_for(
                 pilot,
-                lambda: any(int(v[4]) > first.get(k, 99) for k, v in rows(table).items()),
+                lambda: any(int(v[3]) > first.get(k, 99) for k, v in rows(table).items()),
                 "a new turn",
             )  # a new turn
 
             # Open a model game: the reasoning streams in while it thinks.
             model_game = next(
-                k for k, v in rows(table).items() if "llm:slow" in (str(v[2]), str(v[3]))
+                k for k, v in rows(table).items() if "llm:slow" in (str(v[1]), str(v[2]))
             )
             table.move_cursor(row=list(rows(table)).index(model_game))
             await pilot.press("enter")
@@ -112,7 +112,7 @@ async def test_spectating_a_running_tournament(tmp_path):
             await wait_for(
                 pilot,
                 lambda: any(
-                    int(v[4]) > int(resumed[k][4]) for k, v in rows(table).items() if k in resumed
+                    int(v[3]) > int(resumed[k][3]) for k, v in rows(table).items() if k in resumed
                 ),
                 "a resumed game to move on",
             )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 
 from tests.helpers import build_db, pokeview
 
@@ -13,8 +14,11 @@ def test_another_programs_sqlite_file_is_refused_and_not_changed(tmp_path):
         conn.execute("create table users (id integer primary key, name text)")
         conn.execute("insert into users (name) values ('ada')")
     before = db.read_bytes()
-    for command in (["games"], ["ratings"], ["battle", "--p1", "random", "--p2", "random"]):
-        run = pokeview(*command, "--db", str(db))
+    commands = (["games"], ["ratings"], ["battle", "--p1", "random", "--p2", "random"])
+    # At once: they only read and refuse, so none need wait for another.
+    with ThreadPoolExecutor(len(commands)) as pool:
+        runs = list(pool.map(lambda command: pokeview(*command, "--db", str(db)), commands))
+    for run in runs:
         assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr
         assert run.stderr.count("\n") == 1 and "not pokeview's" in run.stderr, run.stderr
     assert db.read_bytes() == before  # no tables added, not switched to WAL

@@ -90,15 +90,13 @@ def test_players_file_errors_name_the_line_and_the_field(tmp_path):
         make_player("llm:zzz", unknown.with_name("none.toml"))
 
 
-def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path):
+def test_the_players_file_is_declared_once_and_its_schema_comes_from_it(tmp_path, capsys):
     import json
-    import subprocess
-    import sys
 
-    shown = subprocess.run(
-        [sys.executable, "-m", "pokeview", "players", "--schema"], capture_output=True, text=True
-    )
-    schema = json.loads(shown.stdout)
+    from pokeview.cli import main
+
+    assert main(["players", "--schema"]) == 0  # in this process: no Python start-up to pay
+    schema = json.loads(capsys.readouterr().out)
     table = schema["$defs"]["PlayerTable"]
     assert table["required"] == ["model"]  # base_url: required by api = "chat" alone
     assert set(table["properties"]["api"]["enum"]) == {"chat", "responses", "anthropic", "gemini"}

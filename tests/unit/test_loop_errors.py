@@ -12,8 +12,8 @@ import msgspec
 from pokeview.battle import seeds
 from pokeview.battle.loop import _Game
 from pokeview.battle.spec import GameSpec
+from pokeview.game.bridge import SideUpdate, Step
 from pokeview.players import make_player
-from pokeview.sim.client import SideUpdate, Step
 from pokeview.sim.request import BadRequest
 from pokeview.store import open_store
 from pokeview.store.store import Store
@@ -53,7 +53,7 @@ async def test_a_request_of_another_shape_ends_its_game_after_its_step_is_record
         assert game.over is not None
         odd = msgspec.Raw(b'{"side": {"pokemon": [{"ident": 7}]}}')  # an ident not a string
         update = SideUpdate(["|turn|1"], ["Turn 1"], request_json=odd)
-        game.take_step(Step({"p1": update}, ["|turn|1"], []))
+        game.take_step(Step("b1", {"p1": update}, ["|turn|1"], []))
         error = game.over.exception()
         assert isinstance(error, BadRequest)  # a ValueError: `run` ends the game, not the run
         assert str(error).startswith("a request pokeview cannot read") and "\n" not in str(error)

@@ -5,8 +5,13 @@ from __future__ import annotations
 import orjson
 import pytest
 
-from pokeview.players.llm.providers import anthropic, gemini, responses
-from pokeview.players.llm.usage import MAX_TOKENS, parse_usage
+from pokeview.players.llm.usage import (
+    MAX_TOKENS,
+    anthropic_usage,
+    gemini_usage,
+    parse_usage,
+    responses_usage,
+)
 
 HUGE = [1e30, 10**30, float("inf")]
 
@@ -15,9 +20,9 @@ HUGE = [1e30, 10**30, float("inf")]
 def test_a_count_past_any_integer_is_clamped_under_every_api(huge):
     used = [
         parse_usage({"prompt_tokens": huge, "completion_tokens": huge}),
-        responses.usage_of({"input_tokens": huge, "output_tokens": huge}),
-        anthropic.usage_of({"input_tokens": huge, "output_tokens": huge}),
-        gemini.usage_of({"prompt_token_count": huge, "candidates_token_count": huge}),
+        responses_usage({"input_tokens": huge, "output_tokens": huge}),
+        anthropic_usage({"input_tokens": huge, "output_tokens": huge}),
+        gemini_usage({"prompt_token_count": huge, "candidates_token_count": huge}),
     ]
     for usage in used:
         assert usage is not None and usage.input == MAX_TOKENS
@@ -36,5 +41,5 @@ def test_counts_and_details_of_the_wrong_shape_count_as_not_reported():
     )
     assert usage is not None and (usage.input, usage.cached_input, usage.output) == (100, 0, 0)
     assert parse_usage([1, 2]) is None  # type: ignore[arg-type]
-    odd = responses.usage_of({"input_tokens": 5, "input_tokens_details": [1]})
+    odd = responses_usage({"input_tokens": 5, "input_tokens_details": [1]})
     assert odd.input == 5 and odd.cached_input == 0

@@ -15,12 +15,29 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import re
-from typing import TYPE_CHECKING, Any
+from collections import Counter
+from typing import Any, Protocol
 
 import orjson
 
-if TYPE_CHECKING:
-    from pokeview.players.llm.loopback import LoopbackModel
+
+class LoopbackModel(Protocol):
+    """What these endpoints use of `loopback.LoopbackModel`, declared here so that the two
+    modules import one way only (that one imports this)."""
+
+    calls: Counter[str]
+    anthropic_written: set[str]
+    faulted: set[str]
+    streamed: list[dict[str, Any]]
+
+    def script(self, messages: list[dict[str, Any]], model: str) -> tuple[list[str], str]: ...
+
+    def prefix_cached(self, contents: list[str], scope: str = "") -> int: ...
+
+    async def _plain(
+        self, writer: asyncio.StreamWriter, code: int, body: bytes, extra: str = ""
+    ) -> None: ...
+
 
 ANTHROPIC_LOOKBACK = 20  # blocks before a breakpoint at which Anthropic looks for a cache hit
 _GEMINI = re.compile(r"/models/([^/:]+):streamGenerateContent$")

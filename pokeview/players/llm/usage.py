@@ -79,6 +79,50 @@ def parse_usage(raw: Any) -> Usage | None:
     return Usage(prompt, cached, write, output, reasoning, estimated=raw.get("estimated") is True)
 
 
+# Each native API's usage object, read here rather than beside its provider, so that reading
+# counts needs none of the SDKs (importing anthropic's alone takes seconds).
+
+
+def responses_usage(raw: dict[str, Any]) -> Usage:
+    """OpenAI's Responses API."""
+    cached = details(raw.get("input_tokens_details")).get("cached_tokens") or 0
+    reasoning = details(raw.get("output_tokens_details")).get("reasoning_tokens") or 0
+    return Usage(
+        input=token_count(raw.get("input_tokens") or 0),  # cached tokens included, as OpenAI counts
+        cached_input=token_count(cached),
+        output=token_count(raw.get("output_tokens") or 0),
+        reasoning=token_count(reasoning),
+        estimated=raw.get("estimated") is True,
+    )
+
+
+def anthropic_usage(raw: dict[str, Any]) -> Usage:
+    """Anthropic's Messages API."""
+    read = token_count(raw.get("cache_read_input_tokens") or 0)
+    write = token_count(raw.get("cache_creation_input_tokens") or 0)
+    out = details(raw.get("output_tokens_details"))
+    return Usage(
+        input=token_count(raw.get("input_tokens") or 0) + read + write,  # Anthropic's are outside
+        cached_input=read,
+        cache_write=write,
+        output=token_count(raw.get("output_tokens") or 0),
+        reasoning=token_count(out.get("thinking_tokens") or 0),
+        estimated=raw.get("estimated") is True,
+    )
+
+
+def gemini_usage(raw: dict[str, Any]) -> Usage:
+    """Gemini's generateContent."""
+    thoughts = token_count(raw.get("thoughts_token_count") or 0)
+    return Usage(
+        input=token_count(raw.get("prompt_token_count") or 0),  # cached tokens included
+        cached_input=token_count(raw.get("cached_content_token_count") or 0),
+        output=token_count(raw.get("candidates_token_count") or 0) + thoughts,
+        reasoning=thoughts,
+        estimated=raw.get("estimated") is True,
+    )
+
+
 def cost(usage: Usage | None, prices: dict[str, float]) -> float | None:
     """USD, or None when unknown: no usage, or a price needed for it is missing (never 0)."""
     if usage is None:

@@ -10,19 +10,40 @@ const {differences} = require('./differences');
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
 
+/** @typedef {import('./messages').Step} Step */
+/** @typedef {Step & {refused?: string | null}} Written  a step, and the refusal write() was asked to note */
+/** @typedef {import('./messages').SideUpdate} SideUpdate */
+/** @typedef {import('./protocol').SideId} SideId */
+
 class Sink extends BattleStream {
   // Keeps what the simulator emits instead of queueing it for an async reader.
   constructor() {
     super({keepAlive: true});
+    /** @type {[string, string][]} */
     this.emitted = [];
   }
+  /**
+   * @param {string} type
+   * @param {string} data
+   */
   pushMessage(type, data) {
     this.emitted.push([type, data]);
   }
 }
 
+/**
+ * How a battle is hosted: `quiet` sends no side (verification needs the spectator log only),
+ * `omniscient` sends the omniscient log (exact HP on both sides), `fromInputLog` marks a battle
+ * started from an input log, `whole` (for tests) sends every request and state whole.
+ * @typedef {{quiet?: boolean, omniscient?: boolean, fromInputLog?: boolean, whole?: boolean}} HostedBattleOptions
+ */
+
 class HostedBattle {
-  constructor(id, quiet, omniscient, fromInputLog = false, whole = false) {
+  /**
+   * @param {string} id
+   * @param {HostedBattleOptions} [options]
+   */
+  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false} = {}) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
     this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
@@ -34,12 +55,23 @@ class HostedBattle {
     // A battle started from an input log sends its first step whole and keeps nothing from it:
     // a resumed game does not record that step (its history is in the record already).
     // `whole` (for tests) sends every one whole, as before format 4.
+    /** @type {{[side: string]: {request?: object, state?: object}}} */
     this.sent = {p1: {}, p2: {}};
     this.keepSent = !fromInputLog;
     this.whole = whole;
   }
 
+  /**
+   * @param {SideId} side
+   * @param {string[]} lines
+   * @param {string[]} text
+   * @param {string | null} request  Showdown's JSON text
+   * @param {string | undefined} error
+   * @param {object | null} state
+   * @returns {SideUpdate}
+   */
   sideUpdate(side, lines, text, request, error, state) {
+    /** @type {SideUpdate} */
     const update = {lines, text, request, error: error || null, state: state || null};
     const sent = this.sent[side];
     if (this.whole) return update;
@@ -56,14 +88,23 @@ class HostedBattle {
     return update;
   }
 
+  /**
+   * @param {string[]} lines
+   * @param {boolean} [noteRefusals]
+   * @returns {Written}
+   */
   write(lines, noteRefusals = false) {
     // Runs commands synchronously and returns the step message for what they produced.
     this.stream._writeLines(lines.join('\n'));
     if (this.stream.battle) this.stream.battle.sendUpdates();
     const emitted = this.stream.emitted.splice(0);
+    /** @type {Written} */
     const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null};
+    /** @type {{[side: string]: string[]}} */
     const sideLines = {p1: [], p2: []};
+    /** @type {{[side: string]: string}} */
     const requests = {};
+    /** @type {{[side: string]: string}} */
     const errors = {};
     let end = null;
     for (const [type, data] of emitted) {
@@ -102,7 +143,7 @@ class HostedBattle {
       step.sides = {};
     }
     if (noteRefusals) step.refused = Object.values(errors)[0] || null;
-    if (end || (battle && battle.ended && !this.ended)) {
+    if (battle && (end || (battle.ended && !this.ended))) {
       this.ended = true;
       const winner = battle.winner || '';
       const winnerSide = SIDES.find((s) => battle.getSide(s).name === winner) || null;
@@ -111,8 +152,13 @@ class HostedBattle {
     return step;
   }
 
+  /**
+   * @param {string[]} lines
+   * @returns {Step}
+   */
   writeUntilRefused(lines) {
     // Like Pokéval's oracle: line by line, stopping at the first choice Showdown refuses.
+    /** @type {Step} */
     const step = {battle: this.id, type: 'step', sides: {}, spectator: [], input: [], end: null, stopped: null};
     for (const [n, line] of lines.entries()) {
       this.stream.emitted.length = 0;
@@ -129,7 +175,8 @@ class HostedBattle {
 
   crashOnNextChoice() {
     // For tests only: the next choice throws inside the simulator.
-    this.stream.battle.choose = () => { throw new Error('test crash'); };
+    const battle = this.stream.battle;
+    if (battle) battle.choose = () => { throw new Error('test crash'); };
   }
 }
 

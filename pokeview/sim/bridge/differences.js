@@ -17,17 +17,35 @@
 // of the value, so applying the operations rebuilds it exactly, the keys in the order
 // JSON.stringify writes them.
 
+/**
+ * A JSON value, and the operations that turn one into another: `[path, value]` sets, `[path]`
+ * deletes, `[path, 'order', indexes]` and `[path, 'keys', keys]` rearrange.
+ * @typedef {any} Json
+ * @typedef {(string | number)[]} Path
+ * @typedef {[Path] | [Path, Json] | [Path, 'order', (number | null)[]] | [Path, 'keys', string[]]} Operation
+ */
+
+/**
+ * @param {{[key: string]: Json}} object
+ * @param {string} key
+ */
 function own(object, key) {
   // Only the object's own keys: JSON text may name one `__proto__` (or `constructor`), which
   // every object would otherwise seem to have.
   return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
 }
 
+/** @param {{[key: string]: Json}} object */
 function present(object) {
   // The keys JSON.stringify writes: an undefined value is left out.
   return Object.keys(object).filter((key) => object[key] !== undefined);
 }
 
+/**
+ * @param {{[key: string]: Json}} after
+ * @param {string[]} beforeKeys
+ * @param {string[]} afterKeys
+ */
 function keepsOrder(after, beforeKeys, afterKeys) {
   // The keys both have are in the same order, and the new ones come last (where a dict puts them).
   let n = 0;
@@ -37,15 +55,22 @@ function keepsOrder(after, beforeKeys, afterKeys) {
   return true;
 }
 
+/** @param {Json} item */
 function memberName(item) {
   if (!item || typeof item !== 'object') return undefined;
   return typeof item.ident === 'string' ? item.ident : item.species;
 }
 
+/**
+ * @param {Json[]} before
+ * @param {Json[]} after
+ * @returns {(number | null)[] | null}
+ */
 function matched(before, after) {
   // For two lists of team members: each new member's index in the old list (null when it is
   // not there), or null when they are not team lists or nothing moved.
   if (!before.length || !after.length || memberName(before[0]) === undefined) return null;
+  /** @type {Map<string, number>} */
   const at = new Map();
   for (const [i, item] of before.entries()) {
     const name = memberName(item);
@@ -60,6 +85,13 @@ function matched(before, after) {
   return order;
 }
 
+/**
+ * @param {Json} before
+ * @param {Json} after
+ * @param {Path} [path]
+ * @param {Operation[]} [ops]
+ * @returns {Operation[]}
+ */
 function differences(before, after, path = [], ops = []) {
   if (before === after) return ops;
   if (before && after && typeof before === 'object' && typeof after === 'object') {

@@ -4,6 +4,10 @@
 // goes to fail(err, msg) (msg undefined when the line did not parse). The process ends when
 // Python closes stdin.
 
+/**
+ * @param {(msg: any) => void} handle  each message as JSON.parse gave it
+ * @param {(err: unknown, msg: any) => void} fail
+ */
 function readMessages(handle, fail) {
   let buffer = '';
   process.stdin.setEncoding('utf8');

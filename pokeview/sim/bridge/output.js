@@ -1,10 +1,14 @@
 'use strict';
 // The bridge's answers to Python: one JSON message a line on stdout.
 
+/** @typedef {import('./messages').Step} Step */
+
+/** @param {object} msg  one of the bridge's replies (messages.js), or the search host's */
 function out(msg) {
   process.stdout.write(JSON.stringify(msg) + '\n');
 }
 
+/** @param {Step} step */
 function outStep(step) {
   // Like out(), but each request is already JSON text and is spliced in as it is. The
   // differences from a side's last request and snapshot are left out when there were none.

@@ -4,7 +4,26 @@
 // @pkmn/client battle, the same knowledge Showdown's client has). And, for a replay, what
 // each side's view shows with no simulator at all.
 
+/**
+ * What is read of a dex, Showdown's (a request's snapshot) or @pkmn/dex's (a replay's).
+ * @typedef {{
+ *   currentMod?: string,
+ *   abilities: {get(id: string): {name: string}},
+ *   items: {get(id: string): {name: string}},
+ *   moves: {get(id: string): {name: string, type: string, category: string, basePower: number,
+ *     accuracy: number | true, shortDesc?: string, desc?: string}},
+ * }} AnyDex
+ * @typedef {import('@pkmn/client').Battle} ClientBattle
+ * @typedef {import('@pkmn/client').Side} ClientSide
+ * @typedef {import('./words').ClientPokemon} ClientPokemon
+ */
+
+/** @type {Map<string, object>} */
 const moveInfoCache = new Map(); // the same few hundred moves, asked at every request
+/**
+ * @param {AnyDex} dex
+ * @param {string} id
+ */
 function moveInfo(dex, id) {
   const key = `${dex.currentMod}|${id}`;
   let info = moveInfoCache.get(key);
@@ -19,8 +38,10 @@ function moveInfo(dex, id) {
   return info;
 }
 
+/** @param {ClientPokemon | null} clientMon */
 function boostsOf(clientMon) {
   if (!clientMon) return {};
+  /** @type {{[stat: string]: number}} */
   const out = {};
   for (const [stat, value] of Object.entries(clientMon.boosts || {})) if (value) out[stat] = value;
   return out;
@@ -30,6 +51,11 @@ function boostsOf(clientMon) {
 // differences from it (differences.js).
 
 // A Pokémon as a side's @pkmn/client battle knows it (the opponent's, or any in a replay).
+/**
+ * @param {AnyDex} dex
+ * @param {ClientPokemon} mon
+ * @param {ClientSide} side
+ */
 function publicMon(dex, mon, side) {
   return {
     // A Pokémon that used Transform keeps its own name (poke-env's too); the client's
@@ -50,16 +76,27 @@ function publicMon(dex, mon, side) {
   };
 }
 
+/** @param {ClientSide | undefined | null} side */
 function sideConditionsOf(side) {
   return side ? Object.values(side.sideConditions).map((c) => ({name: c.name, level: c.level})) : [];
 }
 
+/**
+ * @param {ClientSide | undefined} clientSide
+ * @param {string} name
+ */
 function usedTera(clientSide, name) {
-  const known = clientSide ? clientSide.team.find((m) => m.name === name) : null;
+  /** @type {ClientPokemon | undefined} */
+  const known = clientSide ? clientSide.team.find((m) => m.name === name) : undefined;
   return known ? known.teraUsed : undefined;
 }
 
 // A side at a request: `battle` is the simulator's, `client` that side's @pkmn/client battle.
+/**
+ * @param {import('pokemon-showdown/dist/sim/battle').Battle} battle
+ * @param {import('./protocol').SideId} sideId
+ * @param {ClientBattle} client
+ */
 function snapshot(battle, sideId, client) {
   const side = battle.getSide(sideId);
   const dex = battle.dex;
@@ -67,6 +104,7 @@ function snapshot(battle, sideId, client) {
   const clientFoe = clientSide && clientSide.foe;
   const team = side.pokemon.map((mon) => {
     const clientMon = mon.isActive && clientSide ? clientSide.active[0] : null;
+    /** @type {{[field: string]: unknown}} */
     const entry = {
       species: mon.details.split(',')[0],
       active: mon.isActive,
@@ -82,10 +120,10 @@ function snapshot(battle, sideId, client) {
       // Showdown deletes a fainted Pokémon's `terastallized`, as @pkmn/client does: the
       // client's record of it (words.js) keeps the side's used Tera said.
       terastallized: mon.terastallized || usedTera(clientSide, mon.name) || '',
-      stats: mon.getStat ? {
+      stats: {
         atk: mon.storedStats.atk, def: mon.storedStats.def, spa: mon.storedStats.spa,
         spd: mon.storedStats.spd, spe: mon.storedStats.spe,
-      } : {},
+      },
       moves: mon.moveSlots.map((slot) => slot.move),
     };
     if (mon.isActive) {
@@ -115,6 +153,10 @@ function snapshot(battle, sideId, client) {
 }
 
 // A replay's public knowledge of both sides at one point (no simulator: only the log's lines).
+/**
+ * @param {ClientBattle} client
+ * @param {import('./protocol').SideId} sideId
+ */
 function publicSnapshot(client, sideId) {
   const me = client[sideId];
   const foe = me && me.foe;

@@ -7,6 +7,16 @@ const {Teams} = need('pokemon-showdown/dist/sim/teams');
 const {TeamValidator} = need('pokemon-showdown/dist/sim/team-validator');
 const {Dex} = need('pokemon-showdown/dist/sim/dex');
 
+/** @typedef {import('pokemon-showdown/dist/sim/dex-formats').Format} Format */
+/** @typedef {import('pokemon-showdown/dist/sim/teams').PokemonSet} PokemonSet */
+/** @typedef {{exists: boolean, gen: number, isNonstandard: string | null, name: string}} Thing */
+
+/**
+ * @param {string | undefined} team
+ * @param {string} side
+ * @param {Format} format
+ * @returns {string | undefined}
+ */
 function toTeam(team, side, format) {
   // Accepts packed, export or JSON teams; returns the packed form Showdown takes.
   if (team === undefined || team === null || team === '') return undefined;
@@ -16,15 +26,21 @@ function toTeam(team, side, format) {
   return Teams.pack(sets);
 }
 
+/**
+ * @param {Format} format
+ * @param {PokemonSet[]} sets
+ * @param {string} side
+ */
 function notFromLaterGens(format, sets, side) {
   // Custom games validate nothing; a Pokémon or a move from a later generation then crashes the
   // simulator deep inside ("reading 'types'"). Say which one, and why. (Items and abilities
   // from later generations are only ignored by the older simulators.)
   const dex = Dex.forFormat(format);
   for (const set of sets) {
+    /** @type {[string, Thing][]} */
     const checks = [
       ['Pokémon', dex.species.get(set.species)],
-      ...(set.moves || []).map((m) => ['move', dex.moves.get(m)]),
+      ...(set.moves || []).map((m) => /** @type {[string, Thing]} */ (['move', dex.moves.get(m)])),
     ];
     for (const [what, thing] of checks) {
       if (!thing || !thing.exists) continue; // the validator or the simulator names those
@@ -36,6 +52,10 @@ function notFromLaterGens(format, sets, side) {
   }
 }
 
+/**
+ * @param {PokemonSet} set
+ * @param {string} side
+ */
 function gen1Set(set, side) {
   // Gen 1 has no items, abilities or natures, and one Special stat. Custom games do not check
   // this, and the pinned Showdown gives an empty ability the species' default (unpacking fills
@@ -50,6 +70,10 @@ function gen1Set(set, side) {
   set.ability = 'No Ability';
 }
 
+/**
+ * @param {import('./messages').StartCommand} msg
+ * @returns {string[]}
+ */
 function startCommands(msg) {
   // The simulator's input lines that start the battle a `start` op asks for.
   if (msg.inputlog) return msg.inputlog; // a replay or a fork: an input log (or a prefix of one)
@@ -59,10 +83,12 @@ function startCommands(msg) {
   const lines = [`>start ${JSON.stringify({formatid: format.id, seed: msg.seed})}`];
   for (const side of SIDES) {
     const spec = (msg.players && msg.players[side]) || {};
+    /** @type {{name: string, team?: string, seed?: string}} */
     const options = {name: spec.name || (side === 'p1' ? 'Player 1' : 'Player 2')};
     const team = toTeam(spec.team, side, format);
     if (team) {
-      notFromLaterGens(format, Teams.unpack(team), side);
+      const sets = /** @type {PokemonSet[]} */ (Teams.unpack(team)); // packed just above
+      notFromLaterGens(format, sets, side);
       if (msg.validate !== false) {
         const problems = TeamValidator.get(format.id).validateTeam(Teams.unpack(team));
         if (problems && problems.length) throw new Error(`the team for ${side} is not valid in ${format.id}: ${problems.join('; ')}`);

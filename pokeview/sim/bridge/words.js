@@ -15,7 +15,8 @@ const {LogFormatter} = need('@pkmn/view');
 // rather than a patched copy of the package, which would have to follow every upgrade.
 const ClientSide = need('@pkmn/client').Side;
 const clientFaint = ClientSide.prototype.faint;
-ClientSide.prototype.faint = function faint(pokemon, slot) {
+/** @typedef {import('@pkmn/client').Pokemon & {teraUsed?: string}} ClientPokemon */
+ClientSide.prototype.faint = function faint(/** @type {ClientPokemon} */ pokemon, /** @type {number} */ slot) {
   const tera = pokemon.terastallized;
   clientFaint.call(this, pokemon, slot);
   if (tera) pokemon.teraUsed = tera;
@@ -28,6 +29,7 @@ ClientSide.prototype.faint = function faint(pokemon, slot) {
 const gens = new Generations(ClientDex, (d) => !!d.exists && !(d.kind === 'Ability' && d.id === 'noability'));
 
 // Client markup to plain words: **bold** -> bold, ||exact HP||percentage|| -> percentage.
+/** @param {string} text */
 function plainText(text) {
   return text.replace(/\|\|[^|]*\|\|([^|]*)\|\|/g, '$1').replace(/\*\*/g, '');
 }
@@ -37,10 +39,15 @@ class SideWords {
   // It is fed the side's protocol only: handing it Showdown's requests (battle.update) makes it
   // rebuild the team in request order and word switches and damage wrongly ("X, come back!"
   // for a Pokémon that had fainted, "lost 1%" for 11.4%).
+  /** @param {import('./protocol').SideId} side */
   constructor(side) {
     this.battle = new ClientBattle(gens);
     this.formatter = new LogFormatter(side, this.battle);
   }
+  /**
+   * @param {string[]} lines
+   * @returns {string[]}
+   */
   render(lines) {
     const words = [];
     for (const line of lines) {

@@ -1,14 +1,35 @@
 'use strict';
 const {FORMAT, lib} = require('./packages');
-const {prngSeed} = require('./prng');
+const {prngSeed, showdownSeed} = require('./prng');
 const {readView, feed, ownTeam, foeTeam} = require('./sample');
 const {build, leadFirst, fieldOf} = require('./determinize');
 const {bestMove, typeScore, policyMove, policySwitch, settle, playNode} = require('./evaluate');
 const {solve} = require('./matrix');
 const {Budget, cpuMs, nodeCost} = require('./budget');
 
+/**
+ * One search as Python asks it (pokeview/players/search.py): a side's request and legal actions,
+ * the protocol lines that side saw (`stream` names the side of one game, whose view is kept),
+ * the seed, the budget, the look-ahead depth and how many determinizations at most.
+ * @typedef {{
+ *   side: 'p1' | 'p2', request: import('./sample').Request, actions: string[], seed: string | number,
+ *   lines?: string[], stream?: string, budget?: import('./budget').BudgetSpec, depth?: number,
+ *   samples?: number,
+ * }} Query
+ * @typedef {import('./determinize').Determinization} Determinization
+ * @typedef {import('./sample').View} View
+ * @typedef {import('pokemon-showdown/dist/sim/battle').Battle} Battle
+ * @typedef {Iterable<Determinization>} Determinizations
+ * @typedef {{values: (number | null)[], probs: number[], samples: number}} Outcome
+ */
+
 // -- one decision: the matrix games over the determinizations ----------------------------------
 
+/**
+ * @param {Determinization} det
+ * @param {Battle} root
+ * @returns {string[]}
+ */
 function foeChoices(det, root) {
   // The foe's moves and switch-ins, likeliest first (its strongest move against our active
   // first, then its other moves, then its switch-ins by how they trade), so a budget cut drops
@@ -20,6 +41,7 @@ function foeChoices(det, root) {
     choice: `move ${i + 1}`,
     score: 1e6 + (target ? typeScore(root.dex, active, root.dex.moves.get(slot.id), target) : 0),
   }));
+  /** @type {{choice: string, score: number}[]} */
   const switches = [];
   side.pokemon.forEach((mon, i) => {
     if (i === 0 || mon.fainted) return;
@@ -32,6 +54,13 @@ function foeChoices(det, root) {
 
 const KEEP = 4;
 
+/**
+ * @param {Determinization} det
+ * @param {string} myChoice
+ * @param {string} foeChoice
+ * @param {number} depth
+ * @param {number[]} nodeSeed
+ */
 function timedNode(det, myChoice, foeChoice, depth, nodeSeed) {
   const wall = performance.now();
   const cpu = cpuMs();
@@ -45,6 +74,14 @@ function timedNode(det, myChoice, foeChoice, depth, nodeSeed) {
 // battle), columns the foe's actions in that determinization (its bench is sampled, so each
 // determinization has its own). A row's value is its payoff against the foe's equilibrium mix,
 // averaged over the determinizations that were played through.
+/**
+ * @param {Determinizations} dets
+ * @param {string[]} rows
+ * @param {import('./budget').Budget} budget
+ * @param {number} depth
+ * @param {string | number} seed
+ * @returns {Outcome}
+ */
 function searchMatrix(dets, rows, budget, depth, seed) {
   const rowValue = new Array(rows.length).fill(0);
   const rowWeight = new Array(rows.length).fill(0);
@@ -61,7 +98,9 @@ function searchMatrix(dets, rows, budget, depth, seed) {
     const root = build(det, nodeSeed);
     budget.count();
     const cols = foeChoices(det, root);
+    /** @type {(number | null | undefined)[][]} */
     const matrix = rows.map(() => new Array(cols.length).fill(null));
+    /** @type {number[]} */
     const doneCols = [];
     // Whole columns (foe actions), likeliest first: a budget cut leaves out unlikely foe actions,
     // never some of our own.
@@ -83,7 +122,7 @@ function searchMatrix(dets, rows, budget, depth, seed) {
         screened = true;
         live = live
           .filter((i) => typeof matrix[i][0] === 'number')
-          .sort((a, b) => matrix[b][0] - matrix[a][0] || a - b)
+          .sort((a, b) => Number(matrix[b][0]) - Number(matrix[a][0]) || a - b) // numbers: filtered above
           .slice(0, Math.max(KEEP, Math.ceil(rows.length / 3)))
           .sort((a, b) => a - b);
       }
@@ -93,7 +132,7 @@ function searchMatrix(dets, rows, budget, depth, seed) {
     const cj = doneCols.filter((j) => live.every((i) => matrix[i][j] !== undefined));
     const ri = live.filter((i) => cj.length && cj.every((j) => typeof matrix[i][j] === 'number'));
     if (!ri.length || !cj.length) continue;
-    const sub = ri.map((i) => cj.map((j) => matrix[i][j]));
+    const sub = ri.map((i) => cj.map((j) => Number(matrix[i][j]))); // numbers: ri keeps those rows
     const {p, q} = solve(sub);
     ri.forEach((i, a) => {
       rowValue[i] += sub[a].reduce((acc, v, b) => acc + v * q[b], 0);
@@ -107,6 +146,12 @@ function searchMatrix(dets, rows, budget, depth, seed) {
   return {values, probs, samples};
 }
 
+/**
+ * @param {Query} input
+ * @param {View} view
+ * @param {number} count
+ * @returns {Generator<Determinization>}
+ */
 function* determinizations(input, view, count) {
   // Made as the search reaches them: sampling a foe team costs about as much as a node.
   const me = input.side;
@@ -115,13 +160,19 @@ function* determinizations(input, view, count) {
   const field = fieldOf(view, me, foe);
   for (let k = 0; k < count; k++) {
     const foeMons = foeTeam(view, foe, [input.seed, k]);
-    yield {
+    /** @type {Determinization} */
+    const det = {
       index: k, me, foe, ownMons: own, ownTeam: leadFirst(own), foeTeam: leadFirst(foeMons), field,
       hidden: foeMons.filter((m) => m.hidden).length,
     };
+    yield det;
   }
 }
 
+/**
+ * @param {View} view
+ * @param {'p1' | 'p2'} me
+ */
 function hidden(view, me) {
   const foe = view[me === 'p1' ? 'p2' : 'p1'];
   return foe ? Math.max(0, (foe.totalPokemon || 6) - foe.team.length) : 6;
@@ -129,9 +180,11 @@ function hidden(view, me) {
 
 // The side's view, kept between its decisions: each search of the same stream feeds only the
 // lines it has not seen (a stream is one side of one game; only that side's lines go in).
+/** @type {Map<string, {view: View, count: number, last: string | undefined}>} */
 const views = new Map();
 const MAX_VIEWS = 64;
 
+/** @param {Query} input */
 function viewFor(input) {
   const lines = input.lines || [];
   const key = input.stream;
@@ -146,11 +199,17 @@ function viewFor(input) {
   if (key) {
     views.delete(key);
     views.set(key, {view, count: lines.length, last: lines[lines.length - 1]});
-    if (views.size > MAX_VIEWS) views.delete(views.keys().next().value);
+    const oldest = views.keys().next().value;
+    if (views.size > MAX_VIEWS && oldest !== undefined) views.delete(oldest);
   }
   return view;
 }
 
+/**
+ * @param {import('./sample').Request} request
+ * @param {string[]} actions
+ * @returns {string[]}
+ */
 function ownRows(request, actions) {
   // The legal actions as choices in the simulated battle: moves by id (a locked or encored
   // request numbers its moves differently from the full moveset).
@@ -163,6 +222,13 @@ function ownRows(request, actions) {
   });
 }
 
+/**
+ * @param {Query} input
+ * @param {Determinizations} dets
+ * @param {import('./budget').Budget} budget
+ * @param {number} depth
+ * @returns {Outcome}
+ */
 function forcedSwitch(input, dets, budget, depth) {
   // Our active fainted: each switch-in is scored by the game of the turn after it comes in
   // (its two strongest moves against the foe's answers), sharing the budget equally.
@@ -205,8 +271,12 @@ function forcedSwitch(input, dets, budget, depth) {
   };
 }
 
+/**
+ * @param {Query} input
+ * @param {View} view
+ */
 function fallback(input, view) {
-  const det = determinizations(input, view, 1).next().value;
+  const det = /** @type {Determinization} */ (determinizations(input, view, 1).next().value); // there is always one
   const battle = build(det, prngSeed(input.seed, 'fallback'));
   const me = battle.getSide(det.me);
   if (input.request.forceSwitch) {
@@ -231,6 +301,7 @@ function fallback(input, view) {
   return best;
 }
 
+/** @param {Query} input */
 function search(input) {
   const started = performance.now();
   const cpuStarted = cpuMs();
@@ -247,8 +318,9 @@ function search(input) {
   let best = result.values.every((v) => v === null) ? fallback(input, view) : -1;
   result.values.forEach((v, i) => {
     if (v === null) return;
-    if (best < 0 || v > result.values[best] + 1e-9 ||
-        (Math.abs(v - result.values[best]) <= 1e-9 && result.probs[i] > result.probs[best])) best = i;
+    const bestValue = /** @type {number} */ (result.values[best]); // a value once best >= 0
+    if (best < 0 || v > bestValue + 1e-9 ||
+        (Math.abs(v - bestValue) <= 1e-9 && result.probs[i] > result.probs[best])) best = i;
   });
   return {
     index: best < 0 ? 0 : best,
@@ -269,7 +341,7 @@ function warmUp() {
   const teams = [1, 2].map((n) => lib.Teams.generate(FORMAT, {seed: [n, 7, 7, 7]}));
   const deadline = performance.now() + 1500;
   for (let n = 0; n < 400 && performance.now() < deadline; n++) {
-    const battle = new lib.Battle({formatid: FORMAT, seed: [n, 1, 2, 3], p1: {name: 'p1', team: teams[0]}, p2: {name: 'p2', team: teams[1]}});
+    const battle = new lib.Battle({formatid: FORMAT, seed: showdownSeed([n, 1, 2, 3]), p1: {name: 'p1', team: teams[0]}, p2: {name: 'p2', team: teams[1]}});
     for (let turn = 0; turn < 3 && !battle.ended; turn++) {
       for (const side of battle.sides) {
         if (!battle.choose(side.id, policyMove(battle, side))) battle.choose(side.id, 'default');

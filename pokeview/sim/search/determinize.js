@@ -1,8 +1,25 @@
 'use strict';
 const {FORMAT, lib} = require('./packages');
 
+/**
+ * @typedef {import('./sample').Mon} Mon
+ * @typedef {import('./sample').View} View
+ * @typedef {'p1' | 'p2'} SideId
+ * @typedef {{m: Mon, slot: number}} Placed  a member, and its slot in the request's order
+ *
+ * One determinization: the battle as the search supposes it, the foe's unseen parts sampled.
+ * @typedef {{
+ *   index: number, me: SideId, foe: SideId, ownMons: Mon[], ownTeam: Placed[], foeTeam: Placed[],
+ *   field: ReturnType<typeof fieldOf>, hidden: number,
+ * }} Determinization
+ */
+
 // -- the determinized battle -------------------------------------------------------------------
 
+/**
+ * @param {Mon[]} mons
+ * @returns {Placed[]}
+ */
 function leadFirst(mons) {
   // Showdown sends the first of each team out: put the active (or the first one standing) first.
   let lead = mons.findIndex((m) => m.active && !m.fainted);
@@ -12,9 +29,14 @@ function leadFirst(mons) {
   return order.map((i) => ({m: mons[i], slot: i}));
 }
 
+/**
+ * @param {View} view
+ * @param {SideId} sideId
+ * @param {SideId} foeId
+ */
 function fieldOf(view, sideId, foeId) {
   const f = view.field;
-  const conditions = (side) => (side ? Object.values(side.sideConditions).map((c) => ({id: lib.dex.conditions.get(c.name).id, level: c.level || 1})) : []);
+  const conditions = (/** @type {import('@pkmn/client').Side | undefined} */ side) => (side ? Object.values(side.sideConditions).map((c) => ({id: lib.dex.conditions.get(c.name).id, level: c.level || 1})) : []);
   return {
     weather: f.weather ? lib.dex.conditions.get(f.weather).id : '',
     terrain: f.terrain ? lib.dex.conditions.get(f.terrain).id : '',
@@ -23,6 +45,12 @@ function fieldOf(view, sideId, foeId) {
   };
 }
 
+/**
+ * @param {import('pokemon-showdown/dist/sim/battle').Battle} battle
+ * @param {import('pokemon-showdown/dist/sim/pokemon').Pokemon} mon
+ * @param {Mon} st
+ * @param {boolean} isOwn
+ */
 function patchMon(battle, mon, st, isOwn) {
   if (isOwn && st.stats) {
     mon.storedStats = {...mon.storedStats, ...st.stats};
@@ -34,7 +62,8 @@ function patchMon(battle, mon, st, isOwn) {
     mon.status = 'fnt';
     return;
   }
-  mon.hp = isOwn ? Math.max(1, Math.min(st.hp, mon.maxhp)) : Math.max(1, Math.round(st.hpFraction * mon.maxhp));
+  // Own members have exact HP (the request's), the foe's a fraction (what the side saw).
+  mon.hp = isOwn ? Math.max(1, Math.min(Number(st.hp), mon.maxhp)) : Math.max(1, Math.round(Number(st.hpFraction) * mon.maxhp));
   const item = lib.dex.items.get(st.item || '').id;
   if (mon.item !== item) {
     mon.item = item;
@@ -50,13 +79,20 @@ function patchMon(battle, mon, st, isOwn) {
   }
 }
 
+/**
+ * @param {Determinization} det
+ * @param {number[]} nodeSeed
+ */
 function build(det, nodeSeed) {
   const {me, foe} = det;
+  /** @type {{[option: string]: any}} */
   const options = {formatid: FORMAT, seed: nodeSeed};
   options[me] = {name: me, team: det.ownTeam.map((x) => x.m.set)};
   options[foe] = {name: foe, team: det.foeTeam.map((x) => x.m.set)};
-  const battle = new lib.Battle(options);
-  for (const [sideId, team, isOwn] of [[me, det.ownTeam, true], [foe, det.foeTeam, false]]) {
+  const battle = new lib.Battle(/** @type {any} */ (options)); // the sets leave out what the simulator fills in
+  /** @type {[SideId, Placed[], boolean][]} */
+  const teams = [[me, det.ownTeam, true], [foe, det.foeTeam, false]];
+  for (const [sideId, team, isOwn] of teams) {
     const side = battle.getSide(sideId);
     let left = 0;
     let teraUsed = false;

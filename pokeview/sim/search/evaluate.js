@@ -1,9 +1,23 @@
 'use strict';
 const {WIN} = require('./packages');
 const {build} = require('./determinize');
+const {showdownSeed} = require('./prng');
+
+/**
+ * @typedef {import('pokemon-showdown/dist/sim/battle').Battle} Battle
+ * @typedef {import('pokemon-showdown/dist/sim/side').Side} Side
+ * @typedef {import('pokemon-showdown/dist/sim/pokemon').Pokemon} Pokemon
+ * @typedef {import('./determinize').Determinization} Determinization
+ */
 
 // -- playing a node ------------------------------------------------------------------------------
 
+/**
+ * @param {Battle['dex']} dex
+ * @param {Pokemon} attacker
+ * @param {import('pokemon-showdown/dist/sim/dex-moves').Move} move
+ * @param {Pokemon} target
+ */
 function typeScore(dex, attacker, move, target) {
   if (move.category === 'Status') return 0;
   const targetTypes = target.getTypes();
@@ -17,6 +31,11 @@ function typeScore(dex, attacker, move, target) {
   return power * eff * stab * ratio;
 }
 
+/**
+ * @param {Battle} battle
+ * @param {Pokemon} mon
+ * @param {Pokemon} target
+ */
 function bestMove(battle, mon, target) {
   let best = 0;
   let bestScore = -1;
@@ -31,6 +50,11 @@ function bestMove(battle, mon, target) {
   return {index: best, score: Math.max(0, bestScore)};
 }
 
+/**
+ * @param {Battle} battle
+ * @param {Pokemon} mon
+ * @param {Pokemon | undefined} foe
+ */
 function trade(battle, mon, foe) {
   // How well `mon` trades blows with `foe`: its HP fraction times its best damage over the foe's.
   let score = mon.hp / mon.maxhp;
@@ -38,10 +62,15 @@ function trade(battle, mon, foe) {
   return score;
 }
 
+/**
+ * @param {Battle} battle
+ * @param {Side} side
+ */
 function policySwitch(battle, side) {
   // A switch inside the search (after a faint, a U-turn, a lost matchup): the Pokémon with the
   // best trade against the foe's active.
   const foeActive = side.foe.active[0];
+  /** @type {number | null} */
   let best = null;
   let bestScore = -Infinity;
   side.pokemon.forEach((mon, i) => {
@@ -55,6 +84,11 @@ function policySwitch(battle, side) {
   return best ? {choice: `switch ${best}`, score: bestScore} : {choice: 'pass', score: -Infinity};
 }
 
+/**
+ * @param {Battle} battle
+ * @param {Side} side
+ * @returns {string}
+ */
 function policyMove(battle, side) {
   // Both sides' play in the turns after the searched one: the strongest move, or a switch when
   // the matchup is lost and the bench has a much better one (a foe that never switches is too
@@ -63,8 +97,9 @@ function policyMove(battle, side) {
   const target = side.foe.active[0];
   if (!mon || mon.fainted || !target || target.fainted) return 'default';
   const stay = trade(battle, mon, target);
-  const trapped = side.activeRequest && side.activeRequest.active && side.activeRequest.active[0] &&
-    side.activeRequest.active[0].trapped;
+  const request = side.activeRequest;
+  const trapped = request && 'active' in request && request.active && request.active[0] &&
+    request.active[0].trapped;
   if (!trapped) {
     const out = policySwitch(battle, side);
     if (out.score > 2 * stay + 0.2) return out.choice;
@@ -72,6 +107,7 @@ function policyMove(battle, side) {
   return `move ${bestMove(battle, mon, target).index + 1}`;
 }
 
+/** @param {Battle} battle */
 function settle(battle) {
   // Answer forced switches (a faint, a U-turn) until the next turn starts or the game ends.
   for (let guard = 0; guard < 8 && !battle.ended && battle.requestState === 'switch'; guard++) {
@@ -84,11 +120,15 @@ function settle(battle) {
 }
 
 // Weights after Foul Play's evaluation, scaled to a Pokémon's HP = 1.
+/** @type {{[status: string]: number}} */
 const STATUS_COST = {brn: 0.25, par: 0.25, psn: 0.1, tox: 0.25, slp: 0.25, frz: 0.4};
+/** @type {{[condition: string]: number}} */
 const HAZARD_COST = {stealthrock: 0.1, spikes: 0.07, toxicspikes: 0.07, stickyweb: 0.05}; // per Pokémon behind
+/** @type {{[condition: string]: number}} */
 const SCREEN_GAIN = {reflect: 0.2, lightscreen: 0.2, auroraveil: 0.3, tailwind: 0.1};
 const BOOST_WEIGHT = {atk: 0.15, spa: 0.15, spe: 0.15, def: 0.08, spd: 0.08, accuracy: 0.03, evasion: 0.03};
 
+/** @param {Side} side */
 function sideValue(side) {
   // Material: each Pokémon standing is worth 0.75 plus its HP fraction, whether seen or not.
   let value = 0;
@@ -112,6 +152,10 @@ function sideValue(side) {
   return value;
 }
 
+/**
+ * @param {Battle} battle
+ * @param {string} me
+ */
 function evaluate(battle, me) {
   const mine = battle.getSide(me);
   if (battle.ended) {
@@ -130,8 +174,17 @@ const LAMBDA = 0.3;
 // The turns after the searched one are played with every draw at the middle of its range: no crit,
 // the middle damage roll, a move that hits more often than not hits, a secondary effect below 50%
 // never happens. One sampled roll of them made the luckiest-looking action win the matrix.
-const MEDIAN_RNG = {next: () => 0x80000000, getSeed: () => [0, 0, 0, 0]};
+/** @type {import('pokemon-showdown/dist/sim/prng').PRNG['rng']} */
+const MEDIAN_RNG = {next: () => 0x80000000, getSeed: () => showdownSeed([0, 0, 0, 0])};
 
+/**
+ * @param {Determinization} det
+ * @param {string} myChoice
+ * @param {string} foeChoice
+ * @param {number} depth
+ * @param {number[]} nodeSeed
+ * @returns {number[] | null | undefined}
+ */
 function playout(det, myChoice, foeChoice, depth, nodeSeed) {
   // The searched turn (the joint action, on the node's seed), then depth - 1 turns of the greedy
   // policy for both sides: the evaluation after each turn (a game that ends keeps its result for
@@ -153,6 +206,10 @@ function playout(det, myChoice, foeChoice, depth, nodeSeed) {
   return evals;
 }
 
+/**
+ * @param {number[]} evals
+ * @param {number} [lambda]
+ */
 function lambdaReturn(evals, lambda = LAMBDA) {
   // (1 - l) (e1 + l e2 + l^2 e3 + ...) + l^(d-1) ed, as TD(lambda) weighs n-step returns: the
   // searched turn keeps weight 1 - l and each later turn a shrinking share, so depth refines
@@ -163,6 +220,13 @@ function lambdaReturn(evals, lambda = LAMBDA) {
   return value + Math.pow(lambda, last) * evals[last];
 }
 
+/**
+ * @param {Determinization} det
+ * @param {string} myChoice
+ * @param {string} foeChoice
+ * @param {number} depth
+ * @param {number[]} nodeSeed
+ */
 function playNode(det, myChoice, foeChoice, depth, nodeSeed) {
   const evals = playout(det, myChoice, foeChoice, depth, nodeSeed);
   return evals ? lambdaReturn(evals) : evals;

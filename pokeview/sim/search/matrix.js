@@ -1,6 +1,11 @@
 'use strict';
 // -- the matrix game -------------------------------------------------------------------------------
 
+/**
+ * @param {number[][]} matrix
+ * @param {number} [iterations]
+ * @returns {{p: number[], q: number[]}}
+ */
 function solve(matrix, iterations = 400) {
   // Regret matching on a zero-sum matrix game (rows maximise); deterministic. Returns each
   // side's average strategy.
@@ -10,7 +15,7 @@ function solve(matrix, iterations = 400) {
   const colRegret = new Array(n).fill(0);
   const rowSum = new Array(m).fill(0);
   const colSum = new Array(n).fill(0);
-  const strategy = (regret) => {
+  const strategy = (/** @type {number[]} */ regret) => {
     let total = 0;
     for (const r of regret) if (r > 0) total += r;
     return total > 0 ? regret.map((r) => (r > 0 ? r / total : 0)) : regret.map(() => 1 / regret.length);
@@ -37,7 +42,7 @@ function solve(matrix, iterations = 400) {
       colSum[j] += q[j];
     }
   }
-  const norm = (xs) => {
+  const norm = (/** @type {number[]} */ xs) => {
     const total = xs.reduce((a, b) => a + b, 0);
     return xs.map((x) => x / total);
   };

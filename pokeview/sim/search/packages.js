@@ -7,8 +7,23 @@ const {createRequire} = require('module');
 const FORMAT = 'gen9randombattle';
 const WIN = 100;
 
-const lib = {};
+/**
+ * The packages' parts the search uses, with the packages' own types (see tsconfig.json).
+ * @typedef {{
+ *   Battle: typeof import('pokemon-showdown/dist/sim/battle').Battle,
+ *   Teams: typeof import('pokemon-showdown/dist/sim/teams').Teams,
+ *   Dex: typeof import('pokemon-showdown/dist/sim/dex').Dex,
+ *   ClientBattle: typeof import('@pkmn/client').Battle,
+ *   Protocol: typeof import('@pkmn/protocol').Protocol,
+ *   gens: import('@pkmn/data').Generations,
+ *   dex: import('pokemon-showdown/dist/sim/dex').ModdedDex,
+ * }} Lib
+ */
 
+/** @type {Lib} */
+const lib = /** @type {Lib} */ ({}); // filled by load(), before any search
+
+/** @param {string} modulesDir */
 function load(modulesDir) {
   const need = createRequire(path.join(modulesDir, 'package.json'));
   const {Generations} = need('@pkmn/data');

@@ -1,6 +1,7 @@
 'use strict';
 // -- seeded randomness ------------------------------------------------------------------------
 
+/** @param {...(string | number)} parts */
 function mix(...parts) {
   // A 32-bit hash of numbers and strings (FNV-1a), for deriving seeds.
   let h = 0x811c9dc5;
@@ -16,6 +17,10 @@ function mix(...parts) {
   return h >>> 0;
 }
 
+/**
+ * @param {...(string | number)} parts
+ * @returns {[number, number, number, number]}
+ */
 function prngSeed(...parts) {
   // Showdown's four 16-bit numbers.
   const a = mix(...parts, 'a');
@@ -23,4 +28,12 @@ function prngSeed(...parts) {
   return [a & 0xffff, a >>> 16, b & 0xffff, b >>> 16];
 }
 
-module.exports = {mix, prngSeed};
+/**
+ * A seed as Showdown takes it. The pinned simulator's PRNG still takes four numbers (it joins
+ * them into its `n,n,n,n` form), though its types name only the string forms: this says so once.
+ * @param {number[]} seed
+ * @returns {import('pokemon-showdown/dist/sim/prng').PRNGSeed}
+ */
+const showdownSeed = (seed) => /** @type {any} */ (seed);
+
+module.exports = {mix, prngSeed, showdownSeed};

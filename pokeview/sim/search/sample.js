@@ -1,15 +1,50 @@
 'use strict';
 const {FORMAT, lib} = require('./packages');
-const {prngSeed} = require('./prng');
+const {prngSeed, showdownSeed} = require('./prng');
+
+/**
+ * A side's view (its @pkmn/client battle), and what the search reads of Showdown's request.
+ * @typedef {import('@pkmn/client').Battle} View
+ * @typedef {import('@pkmn/client').Pokemon} ClientPokemon
+ * @typedef {{
+ *   details: string, condition: string, moves: string[], baseAbility?: string, ability?: string,
+ *   item?: string, teraType?: string, stats: {[stat: string]: number}, terastallized?: string,
+ *   active?: boolean,
+ * }} RequestMon
+ * @typedef {{
+ *   side: {pokemon: RequestMon[]}, forceSwitch?: boolean[],
+ *   active?: {moves: {id: string}[], trapped?: boolean}[],
+ * }} Request
+ * A set as the search builds it (the simulator fills in what it leaves out).
+ * @typedef {{
+ *   name: string, species: string, level: number, gender?: string, moves: string[],
+ *   ability: string, item: string, teraType?: string, evs?: object, ivs?: object,
+ * }} PokemonSet
+ * @typedef {{[stat: string]: number}} Boosts
+ *
+ * A member of the determinized battle's teams, as sampled: its set and what is known of its state.
+ * @typedef {{
+ *   set: PokemonSet, status: string, fainted: boolean, item: string, terastallized: string,
+ *   boosts: Boosts, volatiles?: string[], active: boolean,
+ *   hp?: number, maxhp?: number, stats?: {[stat: string]: number}, ability?: string,
+ *   hpFraction?: number, hidden?: boolean,
+ * }} Mon
+ * @typedef {ReturnType<typeof lib.Teams.getGenerator>} Generator
+ */
 
 // -- what the side saw --------------------------------------------------------------------------
 
+/** @param {string[]} lines */
 function readView(lines) {
   const battle = new lib.ClientBattle(lib.gens);
   feed(battle, lines);
   return battle;
 }
 
+/**
+ * @param {View} battle
+ * @param {string[]} lines
+ */
 function feed(battle, lines) {
   for (const line of lines) {
     let parsed;
@@ -26,6 +61,7 @@ function feed(battle, lines) {
   }
 }
 
+/** @param {string} condition */
 function parseCondition(condition) {
   // "123/300 par", "0 fnt", "55/100"
   const [hpPart, status] = condition.split(' ');
@@ -33,6 +69,7 @@ function parseCondition(condition) {
   return {hp: hp || 0, maxhp: maxhp || 0, status: status === 'fnt' ? '' : status || '', fainted: status === 'fnt' || hp === 0};
 }
 
+/** @param {string} details */
 function detailsOf(details) {
   const parts = details.split(', ');
   let level = 100;
@@ -48,6 +85,12 @@ const EVS = {hp: 85, atk: 85, def: 85, spa: 85, spd: 85, spe: 85};
 const IVS = {hp: 31, atk: 31, def: 31, spa: 31, spd: 31, spe: 31};
 
 // Own team: exactly as the request says, in request order (the active first).
+/**
+ * @param {Request} request
+ * @param {View} view
+ * @param {'p1' | 'p2'} sideId
+ * @returns {Mon[]}
+ */
 function ownTeam(request, view, sideId) {
   const clientSide = view[sideId];
   const clientActive = clientSide && clientSide.active[0];
@@ -74,10 +117,16 @@ function ownTeam(request, view, sideId) {
   });
 }
 
+/** @param {(string | number)[]} seedParts */
 function generatorFor(seedParts) {
-  return lib.Teams.getGenerator(FORMAT, prngSeed(...seedParts));
+  return lib.Teams.getGenerator(FORMAT, showdownSeed(prngSeed(...seedParts)));
 }
 
+/**
+ * @param {Generator} generator
+ * @param {string} speciesName
+ * @returns {PokemonSet}
+ */
 function sampleSet(generator, speciesName) {
   const dex = lib.dex;
   let species = dex.species.get(speciesName);
@@ -99,19 +148,28 @@ function sampleSet(generator, speciesName) {
   };
 }
 
+/** @type {string[] | null} */
 let pool = null;
+/** @param {Generator} generator */
 function speciesPool(generator) {
   if (!pool) pool = Object.keys(generator.randomSets).sort();
   return pool;
 }
 
 // Foe team: revealed Pokémon as seen, their unseen parts and the unseen bench sampled.
+/**
+ * @param {View} view
+ * @param {'p1' | 'p2'} foeId
+ * @param {(string | number)[]} seedParts
+ * @returns {Mon[]}
+ */
 function foeTeam(view, foeId, seedParts) {
   const clientFoe = view[foeId];
   const generator = generatorFor([...seedParts, 'foe']);
   const dex = lib.dex;
   const seen = clientFoe ? clientFoe.team : [];
   const total = clientFoe && clientFoe.totalPokemon ? clientFoe.totalPokemon : 6;
+  /** @type {Mon[]} */
   const mons = [];
   for (const mon of seen) {
     const set = sampleSet(generator, mon.speciesForme);
@@ -135,7 +193,7 @@ function foeTeam(view, foeId, seedParts) {
     mons.push({
       set,
       hpFraction: mon.maxhp ? mon.hp / mon.maxhp : 1,
-      status: mon.status && mon.status !== 'fnt' ? mon.status : '',
+      status: mon.status && /** @type {string} */ (mon.status) !== 'fnt' ? mon.status : '',
       fainted: !!mon.fainted || mon.hp === 0,
       item,
       terastallized: mon.terastallized || '',
@@ -162,6 +220,7 @@ function foeTeam(view, foeId, seedParts) {
 // The volatiles a side can see that change what the next turns are worth; the rest are dropped.
 const CARRIED = ['substitute', 'leechseed', 'confusion', 'taunt', 'yawn', 'saltcure', 'curse'];
 
+/** @param {ClientPokemon | null | undefined} clientMon */
 function volatilesOf(clientMon) {
   if (!clientMon || !clientMon.volatiles) return [];
   const carried = CARRIED.filter((id) => clientMon.volatiles[id]);

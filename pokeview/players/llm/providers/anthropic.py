@@ -28,7 +28,7 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage, details, token_count
+from pokeview.players.llm.usage import anthropic_usage
 
 ANSWER_TOKENS = 4096  # room for the answer above the thinking budget, when max_tokens is not set
 CACHE = {"type": "ephemeral"}
@@ -45,20 +45,6 @@ ERROR_KINDS = {
     "request_too_large": "client",
     "billing_error": "client",
 }
-
-
-def usage_of(raw: dict[str, Any]) -> Usage:
-    read = token_count(raw.get("cache_read_input_tokens") or 0)
-    write = token_count(raw.get("cache_creation_input_tokens") or 0)
-    out = details(raw.get("output_tokens_details"))
-    return Usage(
-        input=token_count(raw.get("input_tokens") or 0) + read + write,  # Anthropic's are outside
-        cached_input=read,
-        cache_write=write,
-        output=token_count(raw.get("output_tokens") or 0),
-        reasoning=token_count(out.get("thinking_tokens") or 0),
-        estimated=raw.get("estimated") is True,
-    )
 
 
 class AnthropicProvider(Provider):
@@ -147,7 +133,7 @@ class AnthropicProvider(Provider):
                 elif kind == "message_stop":
                     meta["usage"] = usage
                     yield Done(
-                        usage_of(usage) if usage else None,
+                        anthropic_usage(usage) if usage else None,
                         meta.get("model"),
                         meta.get("stop_reason"),
                         meta,

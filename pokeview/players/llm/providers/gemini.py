@@ -26,18 +26,7 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage, token_count
-
-
-def usage_of(raw: dict[str, Any]) -> Usage:
-    thoughts = token_count(raw.get("thoughts_token_count") or 0)
-    return Usage(
-        input=token_count(raw.get("prompt_token_count") or 0),  # cached tokens included
-        cached_input=token_count(raw.get("cached_content_token_count") or 0),
-        output=token_count(raw.get("candidates_token_count") or 0) + thoughts,
-        reasoning=thoughts,
-        estimated=raw.get("estimated") is True,
-    )
+from pokeview.players.llm.usage import gemini_usage
 
 
 class GeminiProvider(Provider):
@@ -127,7 +116,7 @@ class GeminiProvider(Provider):
         if not thought and usage.get("thoughts_token_count"):
             yield Redacted()
         meta = {"model": model, "finish_reason": finish, "usage": usage}
-        counted = usage_of({**usage, "estimated": estimated}) if usage else None
+        counted = gemini_usage({**usage, "estimated": estimated}) if usage else None
         yield Done(counted, model, finish, meta)
 
     def _look_up(self, key: str | None) -> None:

@@ -26,21 +26,9 @@ from pokeview.players.llm.providers.base import (
     fault,
     status_fault,
 )
-from pokeview.players.llm.usage import Usage, details, token_count
+from pokeview.players.llm.usage import responses_usage
 
 RATE_LIMIT_CODES = ("rate_limit_exceeded", "insufficient_quota")
-
-
-def usage_of(raw: dict[str, Any]) -> Usage:
-    cached = details(raw.get("input_tokens_details")).get("cached_tokens") or 0
-    reasoning = details(raw.get("output_tokens_details")).get("reasoning_tokens") or 0
-    return Usage(
-        input=token_count(raw.get("input_tokens") or 0),  # cached tokens included, as OpenAI counts
-        cached_input=token_count(cached),
-        output=token_count(raw.get("output_tokens") or 0),
-        reasoning=token_count(reasoning),
-        estimated=raw.get("estimated") is True,
-    )
 
 
 class ResponsesProvider(Provider):
@@ -113,7 +101,7 @@ class ResponsesProvider(Provider):
                         finish = f"{finish}: {response.incomplete_details.reason}"
                     meta = {"id": response.id, "model": response.model, "status": finish}
                     yield Done(
-                        usage_of(usage) if usage else None,
+                        responses_usage(usage) if usage else None,
                         response.model,
                         finish,
                         {**meta, "usage": usage},

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 
 import pytest
 
-from tests.helpers import ROOT
+from tests.helpers import script
 
 
 def record_cpu():
-    spec = importlib.util.spec_from_file_location("record_cpu", ROOT / "benchmarks/record_cpu.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return script("benchmarks/record_cpu.py")
 
 
 @pytest.mark.skipif(not shutil.which("valgrind"), reason="valgrind is not installed")

@@ -1,0 +1,170 @@
+"""What runs and ladders share: playing a run's games, counting them, and leaving the run's row.
+
+A run plays a fixed plan and a ladder chooses its sets as it goes: that is their own (`runner`,
+`ladder_play`). The rest is here, once: each game is played through `battle.play` at the local
+server's venue (so `server:USER` players play there), a given number at once; its result is
+counted (done, void by the one rule of `battle/void.py`, interrupted, failed; its cost); the
+progress hook hears of every change; and the run's row is taken for this process and left
+`finished`, `errors` or `stopped` however play ends: Ctrl-C and SIGTERM cancel the work, the games
+in flight are kept as interrupted, and the row says `stopped`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from collections.abc import AsyncIterator, Callable, Iterable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+
+from pokeview.battle.loop import GameResult
+from pokeview.battle.play import play
+from pokeview.battle.spec import GameSpec
+from pokeview.exchange.server_game import LocalServer
+from pokeview.players import make_player
+from pokeview.players.base import Player
+from pokeview.players.server import ServerOptions
+from pokeview.ratings.decisions import ensure_stats
+from pokeview.sim.client import Bridge
+from pokeview.store.store import Store
+
+
+@dataclass
+class Progress:
+    planned: int
+    done_before: int  # finished or error when this runner started
+    done: int = 0  # by this runner
+    failed: int = 0  # harness errors, by this runner
+    void: int = 0  # void games, by this runner: played again when the run is started again
+    interrupted: int = 0  # games cut short (the bridge died, say): played again likewise
+    running: int = 0
+    cost: float = 0.0  # USD of this runner's games, where known
+    cost_unknown: bool = False
+    models: bool = False  # whether any game so far had a model in it
+    started: float = field(default_factory=time.monotonic)
+    last: GameResult | None = None
+    last_spec: GameSpec | None = None  # the spec `last` was played from
+
+    @property
+    def recorded(self) -> int:
+        """The run's games recorded for good so far (a void or interrupted game is to be played
+        again)."""
+        return self.done_before + self.done - self.void - self.interrupted
+
+    @property
+    def remaining(self) -> int:
+        return self.planned - self.done_before - self.done
+
+    @property
+    def eta_seconds(self) -> float | None:
+        if not self.done:
+            return None
+        return (time.monotonic() - self.started) / self.done * self.remaining
+
+    @property
+    def cost_left(self) -> float | None:
+        if not self.done or self.cost_unknown:
+            return None
+        return self.cost / self.done * self.remaining
+
+
+def checked_players(
+    specs: Iterable[str], format: str, players_file: str | None, server: ServerOptions | None
+) -> dict[str, Player]:
+    """The players these specs name, each asked first whether it can play the format, so that
+    a run or ladder that cannot be played is refused before anything is recorded."""
+    players = {spec: make_player(spec, players_file, server=server) for spec in specs}
+    for player in players.values():
+        check = getattr(player, "check_format", None)
+        if check is not None:
+            check(format)
+    return players
+
+
+def alive(pid: int | None) -> bool:
+    """Whether another live process has this pid (the one that holds a run)."""
+    if not pid or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+class Engine:
+    """Plays games of one run, `concurrency` at once, counting each into `progress` and telling
+    `on_progress` (the progress line of `run`, the game lines of `ladder play`)."""
+
+    def __init__(
+        self,
+        store: Store,
+        bridge: Bridge,
+        progress: Progress,
+        *,
+        concurrency: int,
+        on_progress: Callable[[Progress], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.venue = LocalServer(bridge)
+        self.progress = progress
+        self.on_progress = on_progress
+        self.semaphore = asyncio.Semaphore(concurrency)
+
+    async def play(self, games: Iterable[Callable[[], GameSpec]]) -> list[GameResult]:
+        """Play these games and count them. Each game's spec is made when its turn comes, with
+        players fresh for it (a server player holds its login while it lives)."""
+        return list(await asyncio.gather(*(self._one(game) for game in games)))
+
+    async def _one(self, game: Callable[[], GameSpec]) -> GameResult:
+        progress = self.progress
+        async with self.semaphore:
+            progress.running += 1
+            self._tell()
+            spec = game()
+            try:
+                result = await play(spec, venue=self.venue, store=self.store)
+            finally:
+                progress.running -= 1
+        progress.last_spec = spec
+        self.count(result)
+        self._tell()
+        return result
+
+    def count(self, result: GameResult) -> None:
+        progress = self.progress
+        progress.done += 1
+        progress.last = result
+        if result.status == "void":
+            progress.void += 1
+        elif result.status == "interrupted":
+            progress.interrupted += 1
+        elif result.status != "finished":
+            progress.failed += 1
+        ensure_stats(self.store, [result.game_id])  # a resumed game's are computed here
+        game_cost = self.store.game_cost(result.game_id)
+        if self.store.game_has_model(result.game_id):
+            progress.models = True
+            progress.cost_unknown |= game_cost is None
+        progress.cost += game_cost or 0.0
+
+    def _tell(self) -> None:
+        if self.on_progress:
+            self.on_progress(self.progress)
+
+
+@asynccontextmanager
+async def holding(store: Store, run_id: int, ending: Callable[[], str]) -> AsyncIterator[None]:
+    """The run's row held by this process while the block plays: `running` with this pid, then
+    the state `ending()` says when the block ends by itself, and `stopped` when it is stopped
+    (Ctrl-C, SIGTERM) or fails; the pid is let go either way."""
+    store.update_run(run_id, state="running", pid=os.getpid())
+    state = "stopped"
+    try:
+        yield
+        state = ending()
+    finally:
+        store.update_run(run_id, state=state, pid=None)

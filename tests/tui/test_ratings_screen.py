@@ -1,0 +1,71 @@
+"""The ratings screen: whole distinct names, whole interval bars at 80 and 120 columns, and the
+ratings of one run, opened from the run list or picked on the screen."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from rich.console import Console
+from textual.widgets import DataTable, Select, Static
+
+from pokeview.app import make_app
+from pokeview.screens.ratings import RatingsScreen
+from tests.helpers import build_db, pokeview, settle, text_of
+
+
+def slow_model(doc: dict) -> None:
+    """Two models whose names share their first 12 characters."""
+    if doc["game"]["p1"] == "heuristic" and doc["game"]["p2"] == "max-damage":
+        doc["game"]["p1"] = "llm:loopback-slow"
+
+
+def as_shown(widget: Static) -> str:
+    """The widget's content drawn at its own width, as the terminal shows it."""
+    console = Console(width=widget.content_region.width, record=True, file=io.StringIO())
+    console.print(widget.content)
+    return console.export_text()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_names_are_whole_and_distinct_and_bars_are_whole(tmp_path, size):
+    db = build_db(tmp_path / "games.db", mutate=slow_model)
+    app = make_app(db, lambda: RatingsScreen(db))
+    async with app.run_test(size=size) as pilot:
+        report = app.screen.query_one("#report", Static)
+        await settle(pilot, lambda: "head to head" in text_of(report))
+        await pilot.pause(0.1)
+        shown = as_shown(report)
+        assert "…" not in shown  # nothing cut: no name, no bar
+        head_to_head = shown[shown.index("head to head") :]
+        assert "llm:loopback-slow" in head_to_head
+        assert "llm:loopback " in head_to_head or "llm:loopback\n" in head_to_head
+        bars = [line for line in shown.splitlines() if "●" in line]
+        assert len(bars) == 5  # one per player, each whole on its line
+
+
+async def test_a_run_is_rated_from_the_run_list_and_picked_on_the_screen(tmp_path):
+    db = build_db(tmp_path / "games.db")
+    config = tmp_path / "small.toml"
+    config.write_text(
+        'name = "small"\nseed = "small"\npairs = 1\nplayers = ["random", "max-damage"]\n'
+    )
+    assert pokeview("run", str(config), "--db", str(db)).returncode == 0
+    app = make_app(db)
+    async with app.run_test(size=(80, 24)) as pilot:
+        runs = app.screen.query_one("#runs", DataTable)
+        await settle(pilot, lambda: runs.row_count == 1)
+        runs.focus()
+        await pilot.press("enter")
+        await settle(pilot, lambda: isinstance(app.screen, RatingsScreen))
+        screen = app.screen
+        assert screen.title == "ratings · run small"
+        report = screen.query_one("#report", Static)
+        await settle(pilot, lambda: "run small: 2 games" in text_of(report))
+        # Back to all games, and to the run again, with the picker at the top.
+        scope = screen.query_one("#scope", Select)
+        await settle(pilot, lambda: len(scope._options) == 2)
+        scope.value = "all games"
+        await settle(pilot, lambda: "all games: 5 games" in text_of(report))
+        scope.value = "small"
+        await settle(pilot, lambda: "run small: 2 games" in text_of(report))
