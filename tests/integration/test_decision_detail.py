@@ -38,7 +38,7 @@ OLD_STATS_SQL = """
 """
 
 MODEL_GAMES = [
-    # (p1, model, api, text): the four APIs, then re-asks, random picks, retries, autopilot,
+    # (model, api, text): the four APIs, then re-asks, random picks, autopilot, retries,
     # refusals, redacted reasoning and a model that reports no usage
     ("loopback", "chat", "api-chat"),
     ("loopback", "responses", "api-responses"),
@@ -46,7 +46,6 @@ MODEL_GAMES = [
     ("loopback", "gemini", "api-gemini"),
     ("loopback-malformed-once", "chat", "reask"),
     ("loopback-malformed", "chat", "randompick"),
-    ("loopback-429-once", "chat", "retry"),
     ("loopback-401", "chat", "autopilot"),
     ("loopback-switch-first", "chat", "refusals"),
     ("loopback-nousage", "chat", "nousage"),
