@@ -25,6 +25,7 @@ sys.path.insert(0, str(ROOT))
 from pokeview.battle import seeds  # noqa: E402
 from pokeview.battle.loop import play_game  # noqa: E402
 from pokeview.battle.spec import GameSpec  # noqa: E402
+from pokeview.game.decision import SearchDetail  # noqa: E402
 from pokeview.players import make_player  # noqa: E402
 from pokeview.sim.client import Bridge  # noqa: E402
 from pokeview.store import open_store  # noqa: E402
@@ -76,11 +77,11 @@ async def match(
             else:
                 score["loss"] += 1
             for d in store.decisions(result.game_id, search_seat):
-                info = d.detail.get("search") or {}
-                if info.get("nodes"):
-                    nodes.append(info["nodes"])
-                    elapsed.append(info.get("elapsed_ms") or 0)
-                    cpu.append(info.get("cpu_ms") or 0)
+                if isinstance(d.detail, SearchDetail) and d.detail.search.nodes:
+                    info = d.detail.search
+                    nodes.append(info.nodes)
+                    elapsed.append(info.elapsed_ms or 0)
+                    cpu.append(info.cpu_ms or 0)
 
         started = time.perf_counter()
         await asyncio.gather(*(one(k, seat) for k in range(pairs) for seat in ("p1", "p2")))

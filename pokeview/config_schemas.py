@@ -57,9 +57,16 @@ def _side_state_schema() -> dict[str, Any]:
     return schema(SideState)
 
 
+def _decision_detail() -> dict[str, Any]:
+    from pokeview.game.decision import schema
+
+    return schema()
+
+
 # kind -> its schema: run configs, the players file, theme files, the user's settings, a
 # ladder's config as its run row keeps it (written by `pokeview ladder`, not by hand), and a
 # side's state as the record's `side` events keep it (docs/record.md)
+# decision's detail as the record keeps it (docs/record.md)
 SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "run": _run,
     "ladder": _ladder,
@@ -67,6 +74,7 @@ SCHEMAS: dict[str, Callable[[], dict[str, Any]]] = {
     "theme": _theme,
     "settings": _settings,
     "side-state": _side_state_schema,
+    "decision-detail": _decision_detail,
 }
 FOLDER = paths.REPO_DIR / "docs" / "schemas"
 

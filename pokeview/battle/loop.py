@@ -24,6 +24,7 @@ from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
+from pokeview.game.decision import Made, SideStats, messages_of, side_stats
 from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.kinds import PlayerKind
@@ -105,6 +106,8 @@ class _Game:
         self.steps = 0
         self.channel: BattleChannel | None = None
         self.resuming = False
+        # Each decision as last made here, by (side, index): the game's stats when it ends.
+        self.made: dict[tuple[str, int], Made] = {}
         # Set when the game ends (the battle's end) or fails (an exception from a step, a
         # player or the bridge); the steps are taken as they are read (`take_step`).
         self.over: asyncio.Future[Ending | None] | None = None
@@ -153,9 +156,9 @@ class _Game:
             # A model picks up its own conversation.
             self.players[side].resume_conversation(
                 [
-                    m
+                    {"role": m.role, "content": m.content}
                     for d in self.store.decisions(game_id, side)
-                    for m in d.detail.get("messages", [])
+                    for m in messages_of(d.detail)
                 ]
             )
         self.input = lines
@@ -382,7 +385,7 @@ class _Game:
 
     def decided(self, side: str, ctx: DecisionContext, decision: Decision, started: float) -> None:
         """Record the decision and send its choice to Showdown."""
-        latency = (time.perf_counter() - started) * 1000
+        latency = round((time.perf_counter() - started) * 1000, 3)
         pending = self.pending[side]
         player = self.players[side]
         if not 0 <= decision.action < len(pending.actions):
@@ -403,13 +406,15 @@ class _Game:
             "how": decision.how,
             "refusals": pending.refusals,
             "detail": decision.detail,
-            "latency_ms": round(latency, 3),
+            "latency_ms": latency,
         }
         if not pending.recorded:
             pending.recorded = True
             self.store.add_decision(self.game_id, side=side, idx=pending.index, **fields)
         else:
             self.store.update_decision(self.game_id, side, pending.index, **fields)
+        # Counted once kept: a decision the record refused is in neither.
+        self.made[(side, pending.index)] = Made(side, decision.how, latency, decision.detail)
         self.events(
             side,
             EventKind.CHOICE,
@@ -458,12 +463,18 @@ class _Game:
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
             ending=self.ending,
+            stats=self.stats(),
         )
         if void:
             self.store.set_excluded(self.game_id)
         result = self.result(status, winner, turns, void)
         result.ending = self.ending
         return result
+
+    def stats(self) -> dict[str, SideStats] | None:
+        """Each side's decision stats, from the decisions made here (None for a resumed game,
+        whose earlier decisions were made elsewhere: computed from the record when read)."""
+        return None if self.resuming else side_stats(self.made.values())
 
     def void_reason(self) -> str | None:
         """Why the game is void: a model side the harness decided for too often (RotomArena)."""
@@ -489,6 +500,7 @@ class _Game:
             input_log=self.input,
             spectator_log=self.spectator,
             showdown_version=self.bridge.showdown_version,
+            stats=self.stats(),
         )
         return self.result(status, None, turns, reason)
 

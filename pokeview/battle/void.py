@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from pokeview.store.rows import How
+from pokeview.game.decision import How, ModelDetail
 
 DEFAULT_SHARE = 0.5
 HARNESS_DECIDED = (How.AUTOPILOT, How.RANDOM_PICK)  # how a decision was made when the model did not
@@ -42,12 +42,13 @@ def first_failure(decisions: Iterable[Any]) -> str | None:
     """The first provider error among these decisions' attempts, else their first reason."""
     reasons = []
     for d in decisions:
-        detail = d.detail or {}
-        for attempt in detail.get("attempts") or ():
-            if attempt.get("status") == "error" and attempt.get("error"):
-                return str(attempt["error"])
-        if detail.get("autopilot"):
-            reasons.append(str(detail["autopilot"]))
+        detail = d.detail
+        if isinstance(detail, ModelDetail):
+            for attempt in detail.attempts:
+                if attempt.status == "error" and attempt.error:
+                    return attempt.error
+        if isinstance(detail, ModelDetail) and detail.autopilot:
+            reasons.append(detail.autopilot)
         elif d.how == How.RANDOM_PICK:
             reasons.append("no answer named a legal action")
     return reasons[0] if reasons else None

@@ -16,6 +16,7 @@ import orjson
 from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.exchange.validate import check_game_file
+from pokeview.game.decision import BadDetail, Made, detail_from_json, side_stats
 from pokeview.store.store import DamagedGame, Store, open_store
 
 FORMAT = "pokeview-game/1"
@@ -124,8 +125,17 @@ def import_game(store: Store, doc: Any, rated: bool = False) -> int:
         (e.side, e.kind, e.data, e.at) for e in game_file.events
     ]
     events = check_game_file(store, game, decisions, events)
+    made = []
+    for n, d in enumerate(decisions):
+        try:
+            detail = detail_from_json(d["detail"])
+        except BadDetail as exc:
+            raise PokeviewError(
+                f"the game file is not valid: decisions[{n}].detail: {exc}"
+            ) from None
+        made.append(Made(d["side"], d["how"], d["latency_ms"], detail))
     try:
-        return store.import_game(game, decisions, events)
+        return store.import_game(game, decisions, events, stats=side_stats(made))
     except DamagedGame as exc:
         raise PokeviewError(f"the game file is not valid: {exc}") from None
     except sqlite3.IntegrityError as exc:

@@ -32,7 +32,7 @@ import orjson
 from pokeview.battle.play import OnBridge, play
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
-from pokeview.players.base import DecisionContext, Player
+from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
 from pokeview.players.server import ServerPlayer
 from pokeview.sim.request import as_request
@@ -73,7 +73,7 @@ def _seat_class() -> type:
             super().__init__(start_listening=False, **kwargs)  # not before the hooks below
             self.inner = inner
             self.seed = seed
-            self.decisions: list[dict[str, Any]] = []
+            self.decisions: list[Decision] = []
             self.popups: asyncio.Queue[str] = asyncio.Queue()
             original_handle = self.ps_client._handle_message
 
@@ -116,14 +116,7 @@ def _seat_class() -> type:
             )
             decision = await self.inner.decide(ctx)
             action = actions[decision.action]
-            self.decisions.append(
-                {
-                    "action": decision.action,
-                    "how": decision.how,
-                    "detail": decision.detail,
-                    "turn": battle.turn,
-                }
-            )
+            self.decisions.append(decision)
             return action.choice
 
         async def choose_move(self, battle: Any) -> Any:
@@ -241,7 +234,7 @@ async def _play_on_server(
     side: str,
     seed: str,
     port: int,
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[Decision], list[str]]:
     from poke_env import AccountConfiguration
     from poke_env.ps_client.server_configuration import ServerConfiguration
 
@@ -345,7 +338,7 @@ async def _record(
     spec: GameSpec,
     header: list[str],
     lines: list[str],
-    decisions: list[dict[str, Any]],
+    decisions: list[Decision],
     host_side: str,
     bridge: Any,
     store: Any,
@@ -368,7 +361,7 @@ async def _record(
             choices[side],
             source,
             as_player=spec.players[side],
-            details=decisions if side == host_side else None,
+            made=decisions if side == host_side else None,
             ending=ending(lines),  # the outside program forfeited, or lost on time
             cause=cause,
         )

@@ -11,6 +11,7 @@ import msgspec
 from poke_env.battle.battle import Battle
 
 from pokeview.battle.actions import Action
+from pokeview.game.decision import DecisionDetail, NoDetail
 from pokeview.sim.request import Request
 from pokeview.store.events import EventKind, Side
 
@@ -47,7 +48,7 @@ class DecisionContext:
 class Decision:
     action: int  # index into DecisionContext.actions
     how: str = "chosen"  # chosen, answer, re-ask, random pick, autopilot, ...
-    detail: dict[str, Any] = field(default_factory=dict)  # what the record keeps verbatim
+    detail: DecisionDetail = field(default_factory=NoDetail)  # what the record keeps verbatim
 
 
 class Player(ABC):

@@ -17,10 +17,10 @@ from poke_env.player.battle_order import SingleBattleOrder
 from poke_env.player.player import Player as PokeEnvPlayer
 
 from pokeview.battle.actions import Action
+from pokeview.game.decision import BotDetail, How
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import BOTS, PlayerKind
 from pokeview.players.random_choice import random_choice
-from pokeview.store.rows import How
 
 ENGINES: dict[str, type[PokeEnvPlayer]] = {
     "RandomPlayer": RandomPlayer,
@@ -144,5 +144,5 @@ class BotPlayer(Player):
             options = [i for i, a in enumerate(ctx.actions) if a.choice not in refused]
             options = options or list(range(len(ctx.actions)))
             index = random.Random(ctx.seed).choice(options)
-            return Decision(index, how=How.FALLBACK, detail={"bot_order": str(order)})
+            return Decision(index, how=How.FALLBACK, detail=BotDetail(bot_order=str(order)))
         return Decision(index, how=How.CHOSEN)

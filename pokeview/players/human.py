@@ -6,9 +6,9 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from pokeview.game.decision import How
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
-from pokeview.store.rows import How
 
 
 class HumanPlayer(Player):

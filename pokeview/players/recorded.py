@@ -6,9 +6,9 @@ from typing import Any
 
 from pokeview.battle.actions import Action
 from pokeview.errors import PlayerFailed
+from pokeview.game.decision import How
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
-from pokeview.store.rows import How
 
 ENDINGS = (">forcelose ", ">forcewin ", ">forcetie")
 
@@ -36,12 +36,12 @@ class RecordedPlayer(Player):
         stop_on_refusal: bool = False,
         *,
         as_player: Player | None = None,
-        details: list[dict[str, Any]] | None = None,
+        made: list[Decision] | None = None,
         ending: str | None = None,
         cause: str | None = None,
     ) -> None:
         """`as_player`: the player who made these choices, when known (its name, kind and
-        settings go to the record); `details`: how each choice was first made; `ending`: the
+        settings go to the record); `made`: how each choice was first made; `ending`: the
         input log's last line when the battle ended without a choice (`>forcelose p2`);
         `cause`: why, in battle/endings.py's words, when known."""
         self.name = as_player.name if as_player else f"recorded:{side}"
@@ -52,7 +52,7 @@ class RecordedPlayer(Player):
         self.choices = list(choices)
         self.source = source
         self.stop_on_refusal = stop_on_refusal  # as Pokéval's oracle: an illegal choice ends it
-        self.details = details or []
+        self.made = made or []
         self.used = 0
         self.ending = ending
         self.cause = cause
@@ -74,10 +74,10 @@ class RecordedPlayer(Player):
             index = len(ctx.actions) - 1
         # The same request gives the same actions: a first decision naming the same action is
         # this one (looking a little ahead, past choices the server refused).
-        for ahead, first in enumerate(self.details[self.used : self.used + 3]):
-            if first.get("action") == index:
+        for ahead, first in enumerate(self.made[self.used : self.used + 3]):
+            if first.action == index:
                 self.used += ahead + 1
-                return Decision(index, how=first["how"], detail=first["detail"])
+                return Decision(index, how=first.how, detail=first.detail)
         return Decision(index, how=How.RECORDED)
 
 

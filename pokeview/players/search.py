@@ -20,9 +20,9 @@ from typing import Any
 import orjson
 
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import Considered, How, SearchDetail, SearchInfo
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
-from pokeview.store.rows import How
 
 SEARCHABLE_FORMATS = ("gen9randombattle",)
 DEFAULT_MS = 200
@@ -160,7 +160,7 @@ class SearchPlayer(Player):
             return Decision(
                 open_actions[0],
                 how=How.ONLY_CHOICE,
-                detail={"search": {"budget": self.settings.budget, "nodes": 0}},
+                detail=SearchDetail(search=SearchInfo(budget=self.settings.budget, nodes=0)),
             )
         host = await self._host(ctx)
         query = self.query(ctx)
@@ -168,29 +168,25 @@ class SearchPlayer(Player):
         index = open_actions[answer["index"]]
         considered = sorted(
             (
-                {
-                    "action": ctx.actions[open_actions[i]].label,
-                    "value": v,
-                    "weight": answer["probs"][i],
-                }
+                Considered(
+                    action=ctx.actions[open_actions[i]].label, value=v, weight=answer["probs"][i]
+                )
                 for i, v in enumerate(answer["values"])
                 if v is not None
             ),
-            key=lambda row: -row["value"],
+            key=lambda row: -row.value,
         )[:CONSIDERED]
-        detail = {
-            "search": {
-                "budget": self.settings.budget,
-                "depth": self.settings.depth,
-                "nodes": answer["nodes"],
-                "samples": answer["samples"],
-                "hidden_foes": answer["hidden"],
-                "elapsed_ms": answer["elapsed_ms"],
-                "cpu_ms": answer["cpu_ms"],
-                "considered": considered,
-            }
-        }
-        return Decision(index, how=How.CHOSEN, detail=detail)
+        info = SearchInfo(
+            budget=self.settings.budget,
+            depth=self.settings.depth,
+            nodes=answer["nodes"],
+            samples=answer["samples"],
+            hidden_foes=answer["hidden"],
+            elapsed_ms=answer["elapsed_ms"],
+            cpu_ms=answer["cpu_ms"],
+            considered=considered,
+        )
+        return Decision(index, how=How.CHOSEN, detail=SearchDetail(search=info))
 
     async def close(self) -> None:
         if self._own_host is not None:

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import orjson
+import msgspec
 
 from pokeview.players.llm.usage import Usage, cost
-from pokeview.store.rows import DecisionFact
+from pokeview.ratings.decisions import DecisionFacts
 
 
 def current_prices(players_file: str | Path | None = None) -> dict[str, dict[str, float]]:
@@ -27,20 +27,20 @@ def current_prices(players_file: str | Path | None = None) -> dict[str, dict[str
 
 
 def decision_cost(
-    row: DecisionFact, prices: dict[str, dict[str, float]]
+    row: DecisionFacts, prices: dict[str, dict[str, float]]
 ) -> tuple[float | None, bool]:
-    """(USD, costed later) of one row of `Store.decision_facts`; (None, False) when unknown."""
+    """(USD, costed later) of one decision; (None, False) when unknown."""
     if row.cost is not None:
         return float(row.cost), False
-    if not row.usage or not row.spec_name or row.spec_name not in prices:
+    if row.usage is None or not row.spec_name or row.spec_name not in prices:
         return None, False
-    usage = Usage.from_json(orjson.loads(row.usage))
+    usage = Usage.from_json(msgspec.to_builtins(row.usage))
     value = cost(usage, prices[row.spec_name])
     return value, value is not None
 
 
 def side_costs(
-    rows: list[DecisionFact], prices: dict[str, dict[str, float]]
+    rows: list[DecisionFacts], prices: dict[str, dict[str, float]]
 ) -> dict[tuple[int, str], float | None]:
     """USD per (game, side) for the model sides of these decisions; None when any is unknown."""
     out: dict[tuple[int, str], float | None] = {}

@@ -17,11 +17,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import orjson
-
 from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, decision_cost
+from pokeview.ratings.decisions import decision_facts
 from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine, Report, build_report
 from pokeview.safe_write import write_whole
 from pokeview.store.store import Store
@@ -82,15 +81,15 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
     facts: dict[str, ModelFacts] = {}
     tokens: dict[tuple[int, str], int] = {}
     llm_sides: dict[tuple[int, str], str] = {}
-    for d in store.decision_facts([r.id for r in rows]):
+    for d in decision_facts(store, [r.id for r in rows]):
         f = facts.setdefault(d.player, ModelFacts())
         move = move_name(d.label)
         if move:
             f.moves[move] += 1
         if not d.model:
             continue
-        f.answers += d.answers or 0
-        f.unknown_actions += d.unknown_actions or 0
+        f.answers += d.answers
+        f.unknown_actions += d.unknown_actions
         if d.unknown_example and f.unknown_example is None:
             f.unknown_example = d.unknown_example
         value, later = decision_cost(d, prices)
@@ -99,9 +98,8 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
         else:
             f.cost += value
             f.costed_later += later
-        usage = orjson.loads(d.usage) if d.usage else {}
         key = (d.game_id, d.side)
-        tokens[key] = tokens.get(key, 0) + int(usage.get("output") or 0)
+        tokens[key] = tokens.get(key, 0) + (d.usage.output if d.usage else 0)
         llm_sides[key] = d.player
     zero = []
     for (game_id, side), player in sorted(llm_sides.items()):

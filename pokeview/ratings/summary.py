@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from pokeview.ratings.bradley_terry import bootstrap, fit, fit_anchored, score_matrix, wilson
+from pokeview.ratings.decisions import player_decision_stats
 from pokeview.store.rows import GameLine
 from pokeview.store.store import Store
 
@@ -207,7 +208,7 @@ def _decision_stats(store: Store, rows: list[GameLine], lines: list[PlayerLine])
     if not rows:
         return
     by_name = {line.name: line for line in lines}
-    for stats in store.player_decision_stats(r.id for r in rows):
+    for stats in player_decision_stats(store, [r.id for r in rows]):
         line = by_name.get(stats.player)
         if line is None:
             continue

@@ -32,6 +32,7 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from pokeview.battle.replay import END, VIEWS, News, Replay
+from pokeview.game.decision import messages_of
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.store import DecisionRow
@@ -353,7 +354,7 @@ class WatchScreen(DetailKeys, Screen[None]):
             conversation = [
                 m
                 for d in replay_decisions(replay, frame.side, frame.index)
-                for m in d.detail.get("messages", [])
+                for m in messages_of(d.detail)
             ]
         note = None
         if replay.game.is_imported_replay:

@@ -8,10 +8,9 @@ it reads top to bottom; with it, one turn at a time, by the terminal viewer's ke
 
 from __future__ import annotations
 
-from typing import Any
-
 from pokeview.battle.endings import of_game
 from pokeview.battle.replay import Replay
+from pokeview.game.decision import ModelDetail, TokenUsage
 from pokeview.site.html import esc, json_script, page, player_link
 from pokeview.store.store import DecisionRow, GameRow
 
@@ -44,18 +43,16 @@ def outcome(game: GameRow) -> str:
     return esc(game.status)
 
 
-def _tokens(usage: dict[str, Any] | None) -> str:
-    if not usage:
+def _tokens(usage: TokenUsage | None) -> str:
+    if usage is None:
         return "tokens not reported"
-    text = f"{usage.get('input', 0):,} in"
-    if usage.get("cached_input"):
-        text += f" ({usage['cached_input']:,} cached)"
-    text += f" / {usage.get('output', 0):,} out"
-    if usage.get("reasoning"):
-        text += f" ({usage['reasoning']:,} reasoning)"
-    return text + (
-        ' tokens, <abbr title="estimated">est.</abbr>' if usage.get("estimated") else " tokens"
-    )
+    text = f"{usage.input:,} in"
+    if usage.cached_input:
+        text += f" ({usage.cached_input:,} cached)"
+    text += f" / {usage.output:,} out"
+    if usage.reasoning:
+        text += f" ({usage.reasoning:,} reasoning)"
+    return text + (' tokens, <abbr title="estimated">est.</abbr>' if usage.estimated else " tokens")
 
 
 def _pre(kind: str, text: str | None, empty: str) -> str:
@@ -64,57 +61,59 @@ def _pre(kind: str, text: str | None, empty: str) -> str:
 
 def decision_html(d: DecisionRow) -> str:
     """One decision as the decision pane shows it, plus the messages it was sent."""
-    detail = d.detail or {}
+    detail = d.detail if isinstance(d.detail, ModelDetail) else None
     taken = d.actions[d.action] if 0 <= d.action < len(d.actions) else d.choice
     parts = [
         f'<div class="decision" id="{d.side}-d{d.idx}"><h4>{d.side} · decision {d.idx + 1} · '
         f'<span class="how">{esc(d.how)}</span>: {esc(taken)}</h4>'
     ]
-    if detail.get("model"):
-        cost = detail.get("cost")
+    if detail is not None:
+        cost = detail.cost
         estimated = (
             ' <abbr title="estimated">est.</abbr>'
-            if (detail.get("usage") or {}).get("estimated") and cost is not None
+            if detail.usage is not None and detail.usage.estimated and cost is not None
             else ""
         )
         parts.append(
-            f'<p class="facts">{_tokens(detail.get("usage"))} · '
+            f'<p class="facts">{_tokens(detail.usage)} · '
             f"{'cost unknown' if cost is None else f'${cost:.4f}'}{estimated} · "
-            f"{(detail.get('model_latency_ms') or 0) / 1000:.1f} s · "
-            f"model {esc(detail['model'])}</p>"
+            f"{(detail.model_latency_ms or 0) / 1000:.1f} s · "
+            f"model {esc(detail.model)}</p>"
         )
-        if detail.get("reasks"):
-            parts.append(f'<p class="warn">re-asked {int(detail["reasks"])} time(s)</p>')
-        if detail.get("autopilot"):
-            parts.append(f'<p class="warn">autopilot: {esc(detail["autopilot"])}</p>')
-        messages = detail.get("messages") or []
-        if messages:
+        if detail.reasks:
+            parts.append(f'<p class="warn">re-asked {int(detail.reasks)} time(s)</p>')
+        if detail.autopilot:
+            parts.append(f'<p class="warn">autopilot: {esc(detail.autopilot)}</p>')
+        if detail.messages:
             shown = "".join(
-                f'<div class="message"><b>{esc(m.get("role", ""))}</b>'
-                f"{_pre('prompt', m.get('content'), '(empty)')}</div>"
-                for m in messages
-                if isinstance(m, dict) and m.get("role") != "assistant"
+                f'<div class="message"><b>{esc(m.role)}</b>'
+                f"{_pre('prompt', m.content, '(empty)')}</div>"
+                for m in detail.messages
+                if m.role != "assistant"
             )
             parts.append(
                 f"<details><summary>the prompt: the messages sent at this decision</summary>"
                 f"{shown}</details>"
             )
-        attempts = detail.get("attempts") or []
+        attempts = detail.attempts
         if len(attempts) > 1:
             for n, a in enumerate(attempts, start=1):
                 parts.append(f"<h5>attempt {n} of {len(attempts)}</h5>")
-                if a.get("status") != "ok":
-                    parts.append(f'<p class="warn">provider error: {esc(a.get("error") or "")}</p>')
+                if a.status != "ok":
+                    error = a.error if isinstance(a.error, str) else ""
+                    parts.append(f'<p class="warn">provider error: {esc(error)}</p>')
                     continue
-                parts.append(_pre("reasoning", a.get("reasoning"), "(no reasoning reported)"))
-                parts.append(_pre("answer", a.get("content"), "(no answer)"))
-                if a.get("problem"):
-                    parts.append(f'<p class="warn">asked again: {esc(a["problem"])}</p>')
+                reasoning = a.reasoning if isinstance(a.reasoning, str) else None
+                content = a.content if isinstance(a.content, str) else None
+                parts.append(_pre("reasoning", reasoning, "(no reasoning reported)"))
+                parts.append(_pre("answer", content, "(no answer)"))
+                if isinstance(a.problem, str):
+                    parts.append(f'<p class="warn">asked again: {esc(a.problem)}</p>')
         else:
             parts.append("<h5>reasoning</h5>")
-            parts.append(_pre("reasoning", detail.get("reasoning"), "(no reasoning reported)"))
+            parts.append(_pre("reasoning", detail.reasoning, "(no reasoning reported)"))
             parts.append("<h5>answer</h5>")
-            parts.append(_pre("answer", detail.get("answer"), "(no answer)"))
+            parts.append(_pre("answer", detail.answer, "(no answer)"))
     elif d.latency_ms is not None:
         parts.append(f'<p class="facts">{d.latency_ms / 1000:.3f} s</p>')
     for refusal in d.refusals:
@@ -122,7 +121,9 @@ def decision_html(d: DecisionRow) -> str:
             f'<p class="warn">refused: {esc(refusal.get("label", ""))} — '
             f"{esc(refusal.get('error', ''))}</p>"
         )
-    if not detail.get("messages"):  # a model's prompt lists them already: not twice a page
+    if (
+        detail is None or not detail.messages
+    ):  # a model's prompt lists them already: not twice a page
         actions = "".join(
             f"<li{' class=chosen' if n == d.action else ''}>{esc(label)}</li>"
             for n, label in enumerate(d.actions)

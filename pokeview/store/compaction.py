@@ -7,16 +7,17 @@ import collections
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import SideStats
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.differences import BadDifferences, Rebuilder
-from pokeview.store.rows import DecisionRow, How, loads
+from pokeview.store.rows import DecisionRow
 
 ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
 BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
@@ -69,22 +70,25 @@ INSERT_DECISION = (
 )
 JSON_DECISION = ("request", "actions", "refusals", "detail")
 
-# What ratings read of one side's decisions in one game (kept in decision_stats).
-_STATS_SELECT = f"""
-    select game_id, side, count(*),
-           sum(case when json_extract(detail, '$.usage') is not null then 1 else 0 end),
-           coalesce(sum(json_extract(detail, '$.usage.output')), 0),
-           sum(coalesce(json_extract(detail, '$.decision_ms'), latency_ms, 0)),
-           sum(case when json_extract(detail, '$.reasks') > 0 then 1 else 0 end),
-           sum(case when how = '{How.RANDOM_PICK}' then 1 else 0 end),
-           sum(case when how = '{How.AUTOPILOT}' then 1 else 0 end),
-           sum(json_extract(detail, '$.cost')),
-           sum(case when json_extract(detail, '$.model') is not null
-                     and json_extract(detail, '$.cost') is null then 1 else 0 end),
-           sum(case when json_extract(detail, '$.model') is not null then 1 else 0 end),
-           max(coalesce(json_extract(detail, '$.usage.estimated'), 0))
-    from decisions where game_id = ? group by side
-"""
+# What ratings read of one side's decisions in one game, computed above the Store from the typed
+# decisions (pokeview.game.decision.side_stats) and kept as given.
+STATS_COLUMNS = (
+    "decisions",
+    "with_usage",
+    "output_tokens",
+    "ms_total",
+    "reasks",
+    "random_picks",
+    "autopilot",
+    "cost",
+    "unknown_cost",
+    "model_decisions",
+    "estimated",
+)
+_INSERT_STATS = (
+    f"insert or replace into decision_stats (game_id, side, {', '.join(STATS_COLUMNS)}) "
+    f"values ({', '.join('?' * (len(STATS_COLUMNS) + 2))})"
+)
 
 
 class DamagedGame(PokeviewError):
@@ -213,20 +217,24 @@ class StoreConnection:
         row = self.conn.execute("select status from games where id = ?", (game_id,)).fetchone()
         return row[0] if row else None
 
-    def _compact(self, game_id: int, spectator_log: str | None | object = _FROM_ROW) -> None:
+    def _compact(
+        self,
+        game_id: int,
+        spectator_log: str | None | object = _FROM_ROW,
+        stats: Mapping[str, SideStats] | None = None,
+    ) -> None:
         """Pack a game's events, decisions and spectator log (given, or read from its row) into
-        its body. Called inside a transaction: the game is either all rows or all body,
-        whatever happens."""
+        its body, keeping its decision stats when given (else they are computed when first
+        read: `stats_missing`). Called inside a transaction: the game is either all rows or all
+        body, whatever happens."""
         if self._is_compacted(game_id):
             return
         self._flush()
         conn = self.conn
-        conn.execute(
-            "insert or replace into decision_stats (game_id, side, decisions, with_usage, "
-            "output_tokens, ms_total, reasks, random_picks, autopilot, cost, unknown_cost, "
-            f"model_decisions, estimated) {_STATS_SELECT}",
-            (game_id,),
-        )
+        if stats is not None:
+            self._keep_stats(game_id, stats)
+        else:  # any kept while it ran may be stale: computed again when read
+            conn.execute("delete from decision_stats where game_id = ?", (game_id,))
         kept = self._written.pop(game_id, None)
         events: list[Any] | None = kept.events if kept else None
         if events is None:  # a game this Store did not start (resumed, imported, migrated)
@@ -326,28 +334,38 @@ class StoreConnection:
                 f"game {game_id} cannot be read: its stored body is damaged ({exc})"
             ) from None
 
-    def _ensure_stats(self, game_ids: Sequence[int]) -> None:
-        """Decision stats of games kept as rows (a running game, say) are computed on the fly."""
+    def _keep_stats(self, game_id: int, stats: Mapping[str, SideStats]) -> None:
+        self.conn.execute("delete from decision_stats where game_id = ?", (game_id,))
+        self.conn.executemany(
+            _INSERT_STATS,
+            [(game_id, side, *(getattr(s, c) for c in STATS_COLUMNS)) for side, s in stats.items()],
+        )
+
+    def keep_stats(self, game_id: int, stats: Mapping[str, SideStats]) -> None:
+        """Keep a game's decision stats, computed from its decisions above the Store."""
+        self._writable()
+        with self._transaction():
+            self._keep_stats(game_id, stats)
+
+    def stats_missing(self, game_ids: Sequence[int]) -> list[int]:
+        """Of these games, those whose decision stats are to be computed (again): games still
+        kept as rows (a running game's change), and ended games whose stats were never given
+        (migrated, imported by an older pokeview). [] on a read-only store: nothing is kept."""
         if self.read_only:
-            return
+            return []
         self._flush()
+        out: list[int] = []
         for chunk in chunks(list(game_ids), 500):
             marks = ",".join("?" * len(chunk))
-            missing = [
+            out += [
                 r[0]
                 for r in self.conn.execute(
-                    f"select id from games where id in ({marks}) and coalesce(compacted, 0) = 0",
+                    f"select id from games where id in ({marks}) and (coalesce(compacted, 0) = 0 "
+                    "or id not in (select game_id from decision_stats)) order by id",
                     chunk,
                 )
             ]
-            for game_id in missing:
-                self.conn.execute("delete from decision_stats where game_id = ?", (game_id,))
-                self.conn.execute(
-                    "insert into decision_stats (game_id, side, decisions, with_usage, "
-                    "output_tokens, ms_total, reasks, random_picks, autopilot, cost, "
-                    f"unknown_cost, model_decisions, estimated) {_STATS_SELECT}",
-                    (game_id,),
-                )
+        return out
 
     def compact_all(self, on_progress: Callable[[int, int], None] | None = None) -> int:
         """Compact every ended game still kept as rows (a migration), one transaction each, so
@@ -386,9 +404,7 @@ def unreadable_side_event(game_id: int, exc: BadDifferences) -> DamagedGame:
 
 
 def decision_row(data: dict[str, Any]) -> DecisionRow:
-    for key in JSON_DECISION:
-        data[key] = loads(data[key])
-    return DecisionRow(**data)
+    return DecisionRow.from_stored(data)
 
 
 def chunks(items: list[int], size: int) -> Iterator[list[int]]:

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+import sqlite3
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from pokeview.errors import UnknownGame
+from pokeview.game.decision import SideStats
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
 from pokeview.store.journal import DecisionsAndEvents
-from pokeview.store.rows import DecisionFact, GameLine, GameRow, PlayerStats, dumps, now
+from pokeview.store.rows import GameLine, GameRow, PlayerStats, dumps, loads, now
 
 
 class GamesAndPlayers(DecisionsAndEvents):
@@ -73,8 +75,10 @@ class GamesAndPlayers(DecisionsAndEvents):
         spectator_log: list[str] | None = None,
         showdown_version: str | None = None,
         ending: str | None = None,
+        stats: Mapping[str, SideStats] | None = None,
     ) -> None:
-        """End a game; a finished or failed game is compacted in the same transaction."""
+        """End a game; a finished or failed game is compacted in the same transaction, with its
+        decision stats when given (computed by the caller from its decisions)."""
         self._writable()
         # The game's last rows are committed first: a crash while it is compacted below then
         # leaves the whole game as rows, not a game with events lost.
@@ -102,7 +106,7 @@ class GamesAndPlayers(DecisionsAndEvents):
                 ),
             )
             if compacting:
-                self._compact(game_id, spectator_log=log)
+                self._compact(game_id, spectator_log=log, stats=stats)
 
     def set_excluded(self, game_id: int) -> None:
         self._writable()
@@ -124,14 +128,11 @@ class GamesAndPlayers(DecisionsAndEvents):
         statuses: tuple[str, ...] = ("interrupted", "running", "paused"),  # paused: before v3
     ) -> GameRow | None:
         marks = ",".join("?" * len(statuses))
-        row = self.conn.execute(
-            f"select * from games where status in ({marks}) and "
-            "(json_extract(p1_config, '$.kind') = 'human' "
-            "or json_extract(p2_config, '$.kind') = 'human') "
-            "order by id desc limit 1",
-            statuses,
-        ).fetchone()
-        return GameRow.from_row(row) if row else None
+        rows = self.conn.execute(
+            f"select * from games where status in ({marks}) order by id desc", statuses
+        )
+        # The kind is read from the settings in Python: the Store keeps them as a payload.
+        return next((GameRow.from_row(r) for r in rows if "human" in _kinds(r)), None)
 
     def forget_after(self, game_id: int, event_id: int, decisions: set[tuple[str, int]]) -> None:
         """Drop what was recorded after `event_id` (a game resumed from that point)."""
@@ -282,7 +283,6 @@ class GamesAndPlayers(DecisionsAndEvents):
     def player_decision_stats(self, game_ids: Iterable[int]) -> list[PlayerStats]:
         """Per player, their decisions in these games summed."""
         ids = list(game_ids)
-        self._ensure_stats(ids)
         self.conn.execute("create temp table if not exists rated (id integer primary key)")
         self.conn.execute("delete from rated")
         self.conn.executemany("insert into rated values (?)", [(i,) for i in ids])
@@ -308,7 +308,6 @@ class GamesAndPlayers(DecisionsAndEvents):
 
     def game_cost(self, game_id: int) -> float | None:
         """USD both sides' models cost in one game; None when any of it is unknown or no model."""
-        self._ensure_stats([game_id])
         rows = self.conn.execute(
             "select cost, unknown_cost, model_decisions from decision_stats where game_id = ?",
             (game_id,),
@@ -320,47 +319,11 @@ class GamesAndPlayers(DecisionsAndEvents):
 
     def game_has_model(self, game_id: int) -> bool:
         row = self.conn.execute(
-            "select 1 from games where id = ? and (json_extract(p1_config, '$.kind') = 'llm' "
-            "or json_extract(p2_config, '$.kind') = 'llm')",
-            (game_id,),
+            "select p1_config, p2_config from games where id = ?", (game_id,)
         ).fetchone()
-        return row is not None
+        return row is not None and "llm" in _kinds(row)
 
-    def decision_facts(self, game_ids: list[int]) -> list[DecisionFact]:
-        """Per decision of these games, the few facts a report needs (no prompts or reasoning):
-        player, its settings' kind and name, how it was made, the label of the action taken,
-        usage (JSON text), cost, whether a model made it, answers given, and answers that named
-        an action not on the list (with the first such). Read from rows or bodies alike."""
-        out: list[DecisionFact] = []
-        for game_id in game_ids:
-            game = self.game(game_id)
-            names = {"p1": game.p1, "p2": game.p2}
-            configs = {"p1": game.p1_config or {}, "p2": game.p2_config or {}}
-            for d in self.decisions(game_id):
-                detail = d.detail or {}
-                attempts = [a for a in detail.get("attempts") or () if isinstance(a, dict)]
-                unknown = [
-                    a["action_text"]
-                    for a in attempts
-                    if a.get("problem") is not None and a.get("action_text") is not None
-                ]
-                usage = detail.get("usage")
-                out.append(
-                    DecisionFact(
-                        game_id=game_id,
-                        side=d.side,
-                        turn=d.turn,
-                        how=d.how,
-                        player=names[d.side],
-                        kind=configs[d.side].get("kind"),
-                        spec_name=configs[d.side].get("player"),
-                        label=d.actions[d.action] if 0 <= d.action < len(d.actions) else None,
-                        usage=dumps(usage) if usage is not None else None,
-                        cost=detail.get("cost"),
-                        model=detail.get("model") is not None,
-                        answers=sum(1 for a in attempts if a.get("status") == "ok"),
-                        unknown_actions=len(unknown),
-                        unknown_example=unknown[0] if unknown else None,
-                    )
-                )
-        return out
+
+def _kinds(row: sqlite3.Row) -> set[Any]:
+    """The player kinds a game row's two settings name."""
+    return {(loads(row[c]) or {}).get("kind") for c in ("p1_config", "p2_config")}

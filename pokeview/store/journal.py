@@ -8,6 +8,7 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+from pokeview.game.decision import detail_to_data
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.compaction import (
@@ -42,7 +43,7 @@ class DecisionsAndEvents(StoreConnection):
         for key in JSON_DECISION:
             value = fields.get(key)
             if value is not None:
-                fields[key] = dumps(value)
+                fields[key] = _json(key, value)
         # The row's values in INSERT_DECISION's order; a column not given is null.
         self._unwritten_decisions.append(tuple(map(fields.get, _INSERTED)))
 
@@ -54,7 +55,7 @@ class DecisionsAndEvents(StoreConnection):
             raise TypeError(f"a decision has no column {sorted(unknown)}")
         for key in JSON_DECISION:
             if key in fields:
-                fields[key] = dumps(fields[key])
+                fields[key] = _json(key, fields[key])
         self._flush()
         kept = self._written.get(game_id)
         if kept is not None:
@@ -227,3 +228,9 @@ class DecisionsAndEvents(StoreConnection):
             self.commit()
             return
         self._commit_scheduled = loop.call_later(delay, self._commit_from_timer)
+
+
+def _json(column: str, value: Any) -> str:
+    """A decision's JSON column as stored; its detail (a pokeview.game.decision struct) with
+    the keys in the order they were always written."""
+    return dumps(detail_to_data(value) if column == "detail" else value)

@@ -7,24 +7,12 @@ import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from enum import StrEnum
 from typing import Any, ClassVar
 
 import orjson
 
-
-class How(StrEnum):
-    """How a decision was made (`decisions.how`)."""
-
-    CHOSEN = "chosen"  # a bot's or a person's own choice
-    ANSWER = "answer"  # a model's first answer named a legal action
-    REASK = "re-ask"  # a model named one after being asked again
-    RANDOM_PICK = "random pick"  # 3 answers named none: a seeded random action
-    AUTOPILOT = "autopilot"  # the provider failed past its retries: a seeded random action
-    FALLBACK = "fallback"  # a bot named nothing legal: a seeded random action
-    ONLY_CHOICE = "only choice"  # one action was possible: nothing was asked
-    RECORDED = "recorded"  # replayed from an input log
-
+from pokeview.game.decision import DecisionDetail, detail_from_json
+from pokeview.game.decision import How as How  # declared with a decision's vocabulary
 
 REPLAY_SEED = "replay"  # the seed of games imported from Showdown replays (they have none)
 
@@ -159,27 +147,6 @@ class PlayerStats:
         return cls(*flag_last(row))
 
 
-@dataclass(slots=True, frozen=True)
-class DecisionFact:
-    """The few facts of one decision a report needs (`Store.decision_facts`): no prompt, no
-    reasoning."""
-
-    game_id: int
-    side: str
-    turn: int
-    how: str
-    player: str
-    kind: str | None  # its settings' kind ("llm", "bot", ...)
-    spec_name: str | None  # a model's name in the players file
-    label: str | None  # the label of the action taken
-    usage: str | None  # token usage, JSON text
-    cost: float | None
-    model: bool  # a model made it
-    answers: int  # answers given
-    unknown_actions: int  # answers that named an action not on the list
-    unknown_example: str | None  # the first such
-
-
 @dataclass(slots=True)
 class RunRow:
     id: int
@@ -214,15 +181,20 @@ class DecisionRow:
     choice: str
     how: str
     refusals: list[dict[str, Any]]
-    detail: dict[str, Any]
+    detail: DecisionDetail  # decoded once, here, where the record is read
     created_at: str
     latency_ms: float | None
 
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> DecisionRow:
-        data = dict(row)
-        for key in ("request", "actions", "refusals", "detail"):
+        return cls.from_stored(dict(row))
+
+    @classmethod
+    def from_stored(cls, data: dict[str, Any]) -> DecisionRow:
+        """A decision from its stored columns (JSON columns as text)."""
+        for key in ("request", "actions", "refusals"):
             data[key] = loads(data[key])
+        data["detail"] = detail_from_json(data["detail"])
         return cls(**data)
 
 

@@ -3,8 +3,10 @@ through fixed statements."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from pokeview.game.decision import SideStats
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.compaction import ENDED, GAME_COLUMNS, DamagedGame
@@ -50,6 +52,7 @@ class ExportAndImport(DecisionsAndEvents):
         game: dict[str, Any],
         decisions: list[dict[str, Any]],
         items: list[tuple[str | None, str, str, float]],
+        stats: Mapping[str, SideStats] | None = None,
     ) -> int:
         """Insert a checked game (from an imported file) under a new id, all or nothing.
 
@@ -89,5 +92,5 @@ class ExportAndImport(DecisionsAndEvents):
                 [(new_id, side, kind, data, at) for side, kind, data, at in checked],
             )
             if game.get("status") in ENDED:
-                self._compact(new_id)
+                self._compact(new_id, stats=stats)
         return new_id

@@ -25,6 +25,7 @@ from pokeview.exchange.server_game import LocalServer
 from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.server import ServerOptions
+from pokeview.ratings.decisions import ensure_stats
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 
@@ -141,6 +142,7 @@ class Engine:
             progress.interrupted += 1
         elif result.status != "finished":
             progress.failed += 1
+        ensure_stats(self.store, [result.game_id])  # a resumed game's are computed here
         game_cost = self.store.game_cost(result.game_id)
         if self.store.game_has_model(result.game_id):
             progress.models = True

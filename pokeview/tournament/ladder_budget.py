@@ -13,6 +13,7 @@ from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, side_costs
+from pokeview.ratings.decisions import decision_facts
 from pokeview.store.rows import GameLine
 from pokeview.store.store import Store
 from pokeview.tournament.ladder import (
@@ -83,7 +84,7 @@ class Costs:
     def add_games(self, rows: list[GameLine]) -> None:
         rows = [r for r in rows if r.status != "running"]  # costed once they end
         paid = [r for r in rows if not (self.free.get(r.p1) and self.free.get(r.p2))]
-        facts = self.store.decision_facts([r.id for r in paid])
+        facts = decision_facts(self.store, [r.id for r in paid])
         sides = side_costs(facts, self.prices)
         for r in rows:
             total: float | None = 0.0

@@ -3,10 +3,12 @@ latency, the action taken), then the legal actions; the prompt itself is in the 
 
 from __future__ import annotations
 
+from msgspec import UNSET
 from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from pokeview.game.decision import Attempt, ModelDetail, SearchDetail, SearchInfo, TokenUsage
 from pokeview.game.side import SideState
 from pokeview.store.store import DecisionRow, GameRow
 from pokeview.widgets.lines import Lines
@@ -14,38 +16,38 @@ from pokeview.widgets.move_details import action_line
 from pokeview.widgets.render import literal
 
 
-def _tokens(usage: dict | None) -> str:
-    if not usage:
+def _tokens(usage: TokenUsage | None) -> str:
+    if usage is None:
         return "tokens not reported"
-    parts = [f"{usage.get('input', 0):,} in"]
-    if usage.get("cached_input"):
-        parts[-1] += f" ({usage['cached_input']:,} cached)"
-    parts.append(f"{usage.get('output', 0):,} out")
-    if usage.get("reasoning"):
-        parts[-1] += f" ({usage['reasoning']:,} reasoning)"
+    parts = [f"{usage.input:,} in"]
+    if usage.cached_input:
+        parts[-1] += f" ({usage.cached_input:,} cached)"
+    parts.append(f"{usage.output:,} out")
+    if usage.reasoning:
+        parts[-1] += f" ({usage.reasoning:,} reasoning)"
     # The loopback test model's counts are characters ÷ 4, not a tokenizer's: say so.
-    return " / ".join(parts) + (" tokens, estimated" if usage.get("estimated") else " tokens")
+    return " / ".join(parts) + (" tokens, estimated" if usage.estimated else " tokens")
 
 
-def _attempt_parts(attempts: list[dict]) -> list[RenderableType]:
+def _attempt_parts(attempts: list[Attempt]) -> list[RenderableType]:
     """Every attempt of a decision: re-asks, refused answers and provider failures included."""
     parts: list[RenderableType] = []
     for number, a in enumerate(attempts, start=1):
         title = f"attempt {number} of {len(attempts)}"
-        if a.get("status") != "ok":
+        if not a.answered:
             parts.append(Rule(f"{title}: failed", style="dim"))
-            seconds = f" after {a['latency_ms'] / 1000:.1f} s" if a.get("latency_ms") else ""
-            error = literal(a.get("error") or "")
+            seconds = f" after {a.latency_ms / 1000:.1f} s" if a.latency_ms else ""
+            error = literal(a.error or "")
             parts.append(Text.assemble(("provider error", "red"), seconds, ": ", error))
             continue
         parts.append(Rule(f"{title}: reasoning", style="dim"))
-        parts.append(literal(a.get("reasoning") or "(no reasoning reported)", "italic"))
+        parts.append(literal(a.reasoning or "(no reasoning reported)", "italic"))
         parts.append(Rule(f"{title}: answer", style="dim"))
-        parts.append(literal(a.get("content") or "(no answer)", "bold"))
-        if a.get("problem"):
-            parts.append(Text.assemble(("asked again: ", "yellow"), literal(a["problem"])))
-        if a.get("refused"):
-            parts.append(Text.assemble(("Showdown refused it: ", "red"), literal(a["refused"])))
+        parts.append(literal(a.content or "(no answer)", "bold"))
+        if a.problem:
+            parts.append(Text.assemble(("asked again: ", "yellow"), literal(a.problem)))
+        if a.refused:
+            parts.append(Text.assemble(("Showdown refused it: ", "red"), literal(a.refused)))
     return parts
 
 
@@ -130,19 +132,20 @@ class DecisionPane(Lines):
             d.how, style="bold yellow" if d.how not in ("answer", "chosen") else "bold green"
         )
         parts: list[RenderableType] = [head]
-        detail = d.detail or {}
-        if detail.get("model"):
-            info = Text(_tokens(detail.get("usage")), style="dim")
-            cost = detail.get("cost")
+        # A model's detail with an empty model name reads as no model's (as it always has).
+        model = d.detail if isinstance(d.detail, ModelDetail) and d.detail.model else None
+        if model:
+            info = Text(_tokens(model.usage), style="dim")
+            cost = model.cost
             info.append(f" · {'cost unknown' if cost is None else f'${cost:.4f}'}")
-            info.append(f" · {detail.get('model_latency_ms', 0) / 1000:.1f} s")
+            info.append(f" · {model.model_latency_ms / 1000:.1f} s")
             info.append(" · model ")
-            info.append_text(literal(detail.get("model")))
+            info.append_text(literal(model.model))
             parts.append(info)
-            if detail.get("reasks"):
-                parts.append(Text(f"re-asked {detail['reasks']} time(s)", style="yellow"))
-            if detail.get("autopilot"):
-                parts.append(Text.assemble(("autopilot: ", "red"), literal(detail["autopilot"])))
+            if model.reasks:
+                parts.append(Text(f"re-asked {model.reasks} time(s)", style="yellow"))
+            if model.autopilot:
+                parts.append(Text.assemble(("autopilot: ", "red"), literal(model.autopilot)))
         for refusal in d.refusals:
             parts.append(
                 Text.assemble(
@@ -152,26 +155,23 @@ class DecisionPane(Lines):
                     literal(refusal.get("error", "")),
                 )
             )
-        if detail.get("model"):
-            attempts = detail.get("attempts") or []
-            if len(attempts) > 1:  # every attempt's reasoning and answer, in order
-                parts += _attempt_parts(attempts)
+        if model:
+            if len(model.attempts) > 1:  # every attempt's reasoning and answer, in order
+                parts += _attempt_parts(model.attempts)
             else:
                 parts.append(Rule("reasoning", style="dim"))
-                parts.append(
-                    literal(detail.get("reasoning") or "(no reasoning reported)", "italic")
-                )
+                parts.append(literal(model.reasoning or "(no reasoning reported)", "italic"))
                 parts.append(Rule("answer", style="dim"))
-                parts.append(literal(detail.get("answer") or "(no answer)", "bold"))
+                parts.append(literal(model.answer or "(no answer)", "bold"))
         parts.append(Rule("legal actions", style="dim"))
         for number, label in enumerate(d.actions, start=1):
             chosen = number - 1 == d.action
             line = Text("▶ " if chosen else "  ", style="bold green")
             line.append_text(action_line(number, label, state, chosen))
             parts.append(line)
-        if isinstance(detail.get("search"), dict):  # what the search player considered
-            parts += _considered(detail["search"])
-        if detail.get("model"):
+        if isinstance(d.detail, SearchDetail):  # what the search player considered
+            parts += _considered(d.detail.search)
+        if model:
             if conversation:
                 parts.append(Rule("the whole conversation up to here (c hides it)", style="dim"))
                 for message in conversation:
@@ -184,20 +184,19 @@ class DecisionPane(Lines):
         return parts
 
 
-def _considered(search: dict) -> list[RenderableType]:
+def _considered(search: SearchInfo) -> list[RenderableType]:
     """What the search player weighed: its budget, the nodes it played, its best actions."""
-    head = f"budget {search.get('budget', '?')} · {search.get('nodes', 0)} nodes"
-    if search.get("samples") is not None:
-        head += f" · {search['samples']} sample(s) · depth {search.get('depth', 1)}"
-    if search.get("elapsed_ms") is not None:
-        head += f" · {search['elapsed_ms']} ms"
+    head = f"budget {search.budget} · {search.nodes} nodes"
+    if search.samples is not UNSET:
+        depth = 1 if search.depth is UNSET else search.depth
+        head += f" · {search.samples} sample(s) · depth {depth}"
+    if search.elapsed_ms is not UNSET:
+        head += f" · {search.elapsed_ms} ms"
     parts: list[RenderableType] = [Rule("considered", style="dim"), literal(head, "dim")]
-    for row in search.get("considered") or []:
-        value, weight = row.get("value"), row.get("weight")
-        line = Text(f"{value:+8.3f}" if isinstance(value, int | float) else f"{'?':>8}")
-        if isinstance(weight, int | float):
-            line.append(f"  {100 * weight:3.0f}%", style="dim")
+    for row in search.considered or []:
+        line = Text(f"{row.value:+8.3f}")
+        line.append(f"  {100 * row.weight:3.0f}%", style="dim")
         line.append("  ")
-        line.append_text(literal(row.get("action", "")))
+        line.append_text(literal(row.action))
         parts.append(line)
     return parts

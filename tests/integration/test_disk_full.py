@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from pokeview.game.decision import BotDetail
 from pokeview.store.store import open_store
 from tests.helpers import pokeview
 
@@ -85,7 +86,9 @@ def test_rows_a_failed_commit_could_not_write_wait_for_the_next_one(small_disk):
     written, failures = 0, 0
     try:
         for n in range(400):
-            store.add_decision(game, side="p1", idx=n, detail={"x": uuid.uuid4().hex * 40})
+            store.add_decision(
+                game, side="p1", idx=n, detail=BotDetail(bot_order=uuid.uuid4().hex * 40)
+            )
             try:
                 store.commit()
             except Exception:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
+from msgspec import UNSET
 
 from pokeview.battle.actions import Action
+from pokeview.game.decision import Message
 from pokeview.players.base import Decision, Player
 from pokeview.players.llm import prompt
 from pokeview.players.llm.record import side_updates
@@ -17,22 +20,17 @@ async def test_a_model_game_is_recorded_and_re_renders_byte_for_byte(bridge, sto
     assert result.status == "finished"
     decisions = store.decisions(result.game_id, "p1")
     updates = side_updates(store, result.game_id, "p1")
-    assert decisions[0].detail["messages"][0] == {
-        "role": "system",
-        "content": prompt.system_prompt(),
-    }
+    assert decisions[0].detail.messages[0] == Message(role="system", content=prompt.system_prompt())
     for d in decisions:
-        stored = [m for m in d.detail["messages"] if m["role"] == "user"][0]["content"]
+        stored = [m for m in d.detail.messages if m.role == "user"][0].content
         assert stored == prompt.decision_message(updates, d.idx)
-        assert (
-            d.how == "answer" and d.detail["reasoning"] and d.detail["answer"].startswith("ACTION:")
-        )
-        assert d.detail["usage"]["output"] > 0 and d.detail["model"] == "loopback"
-        expected = cost(Usage(**d.detail["usage"]), PRICES)
-        assert d.detail["cost"] == pytest.approx(expected)
+        assert d.how == "answer" and d.detail.reasoning and d.detail.answer.startswith("ACTION:")
+        assert d.detail.usage.output > 0 and d.detail.model == "loopback"
+        expected = cost(Usage(**msgspec.to_builtins(d.detail.usage)), PRICES)
+        assert d.detail.cost == pytest.approx(expected)
     # The conversation keeps the model's own answers, and nothing earlier changes.
     sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
-    kept = [m for d in decisions for m in d.detail["messages"]]
+    kept = [msgspec.to_builtins(m) for d in decisions for m in d.detail.messages]
     assert sent == kept[: len(sent)]
     assert any(e.kind == "reasoning" for e in store.events(result.game_id))
 
@@ -47,12 +45,10 @@ async def test_a_malformed_answer_is_asked_again(bridge, store, loopback):
         turn_limit=3,
     )
     first = store.decisions(result.game_id, "p1")[0]
-    assert first.how == "re-ask" and first.detail["reasks"] == 1
-    roles = [m["role"] for m in first.detail["messages"]]
+    assert first.how == "re-ask" and first.detail.reasks == 1
+    roles = [m.role for m in first.detail.messages]
     assert roles == ["system", "user", "assistant", "user", "assistant"]
-    assert first.detail["messages"][3]["content"].startswith(
-        "Your answer did not name a legal action"
-    )
+    assert first.detail.messages[3].content.startswith("Your answer did not name a legal action")
 
 
 async def test_three_malformed_answers_give_a_random_pick(bridge, store, loopback):
@@ -65,7 +61,7 @@ async def test_three_malformed_answers_give_a_random_pick(bridge, store, loopbac
         turn_limit=2,
     )
     first = store.decisions(result.game_id, "p1")[0]
-    assert first.how == "random pick" and len(first.detail["attempts"]) == 3
+    assert first.how == "random pick" and len(first.detail.attempts) == 3
 
 
 async def test_an_illegal_action_is_asked_again(bridge, store, loopback):
@@ -74,7 +70,7 @@ async def test_an_illegal_action_is_asked_again(bridge, store, loopback):
     )
     first = store.decisions(result.game_id, "p1")[0]
     assert first.how == "re-ask"
-    assert "99 is not the number of a legal action" in first.detail["messages"][3]["content"]
+    assert "99 is not the number of a legal action" in first.detail.messages[3].content
 
 
 async def test_a_429_is_retried_then_answered(bridge, store, loopback):
@@ -83,8 +79,8 @@ async def test_a_429_is_retried_then_answered(bridge, store, loopback):
     )
     first = store.decisions(result.game_id, "p1")[0]
     assert first.how == "answer"
-    statuses = [a["status"] for a in first.detail["attempts"]]
-    assert statuses == ["error", "ok"] and "rate-limit" in first.detail["attempts"][0]["error"]
+    statuses = [a.status for a in first.detail.attempts]
+    assert statuses == ["error", "ok"] and "rate-limit" in first.detail.attempts[0].error
 
 
 @pytest.mark.parametrize(
@@ -95,9 +91,9 @@ async def test_provider_failures_fall_back_to_autopilot(bridge, store, loopback,
         bridge, store, llm(loopback, model, max_retries=1), "random", text=model, turn_limit=2
     )
     first = store.decisions(result.game_id, "p1")[0]
-    assert first.how == "autopilot" and kind in first.detail["autopilot"]
-    assert len(first.detail["attempts"]) == 2  # the first try and one retry, each recorded
-    assert first.detail["cost"] is None
+    assert first.how == "autopilot" and kind in first.detail.autopilot
+    assert len(first.detail.attempts) == 2  # the first try and one retry, each recorded
+    assert first.detail.cost is None
 
 
 async def test_a_refused_choice_goes_back_to_the_model_with_showdowns_message(
@@ -147,18 +143,24 @@ async def test_a_refused_answer_and_the_answer_after_it_are_one_decision_kept_wh
 
     result = await game(bridge, store, AnswerRefused(), "random", text="refused2", turn_limit=2)
     first = store.decisions(result.game_id, "p1")[0]
-    roles = [m["role"] for m in first.detail["messages"]]
+    roles = [m.role for m in first.detail.messages]
     assert roles == ["system", "user", "assistant", "user", "assistant"]
-    assert first.detail["messages"][3]["content"].startswith("Showdown refused that choice")
-    attempts = first.detail["attempts"]
-    assert [a["status"] for a in attempts] == ["ok", "ok"] and all(a["reasoning"] for a in attempts)
-    assert "Can't switch" in attempts[0]["refused"] and "refused" not in attempts[1]
-    both = Usage(**attempts[0]["usage"]) + Usage(**attempts[1]["usage"])
-    assert first.detail["usage"] == both.to_json()
-    assert first.detail["cost"] == pytest.approx(attempts[0]["cost"] + attempts[1]["cost"])
+    assert first.detail.messages[3].content.startswith("Showdown refused that choice")
+    attempts = first.detail.attempts
+    assert [a.status for a in attempts] == ["ok", "ok"] and all(a.reasoning for a in attempts)
+    assert "Can't switch" in attempts[0].refused and attempts[1].refused is UNSET
+    both = Usage(**msgspec.to_builtins(attempts[0].usage)) + Usage(
+        **msgspec.to_builtins(attempts[1].usage)
+    )
+    assert msgspec.to_builtins(first.detail.usage) == both.to_json()
+    assert first.detail.cost == pytest.approx(attempts[0].cost + attempts[1].cost)
     # What was sent is what is kept: the record re-renders the conversation.
     sent = [r for r in loopback.requests if r["model"] == "loopback"][-1]["messages"]
-    kept = [m for d in store.decisions(result.game_id, "p1") for m in d.detail["messages"]]
+    kept = [
+        msgspec.to_builtins(m)
+        for d in store.decisions(result.game_id, "p1")
+        for m in d.detail.messages
+    ]
     assert sent == kept[: len(sent)]
 
 
@@ -168,9 +170,9 @@ async def test_time_per_decision_counts_failed_attempts_and_retries(bridge, stor
     stalls = llm(loopback, "loopback-stall", timeouts={**FAST, "first_token": 1}, max_retries=1)
     result = await game(bridge, store, stalls, "random", text="stall", turn_limit=2, void_share=1.0)
     first = store.decisions(result.game_id, "p1")[0]
-    assert first.how == "autopilot" and len(first.detail["attempts"]) == 2
-    assert all(a["latency_ms"] >= 900 for a in first.detail["attempts"])
-    assert first.detail["model_latency_ms"] >= 1800 and first.detail["decision_ms"] >= 1800
+    assert first.how == "autopilot" and len(first.detail.attempts) == 2
+    assert all(a.latency_ms >= 900 for a in first.detail.attempts)
+    assert first.detail.model_latency_ms >= 1800 and first.detail.decision_ms >= 1800
     line = next(p for p in build_report(store).players if p.name == stalls.name)
     assert line.ms_per_decision >= 1800  # about 2 s a decision, not 0.00
 
@@ -189,13 +191,13 @@ async def test_team_preview_asks_for_the_lead_in_the_same_style(bridge, store, l
     )
     first = store.decisions(result.game_id, "p1")[0]
     assert first.turn == 0 and first.choice.startswith("team ")
-    message = first.detail["messages"][1]["content"]
+    message = first.detail.messages[1].content
     assert message.startswith(
         f"BATTLE LOG\n{prompt.TEAM_PREVIEW_LOG}\n\nCURRENT STATE (team preview)\n"
     )
     assert "- Great Tusk [bench], Ground/Fighting, L100, HP 100%\n" in message
     assert "1. lead Great Tusk\n" in message and message.endswith(prompt.CLOSING)
-    assert first.detail["messages"][0]["content"].startswith(
+    assert first.detail.messages[0].content.startswith(
         "You are a player in a Pokémon battle on Pokémon Showdown. The format is [Gen 9] OU, singles."
     )
 
@@ -211,8 +213,8 @@ async def test_a_retry_after_past_the_decisions_timeout_gives_autopilot_at_once(
     )
     assert time.monotonic() - started < 30  # not an hour, nor the retries' backoff
     first = store.decisions(result.game_id, "p1")[0]
-    assert first.how == "autopilot" and len(first.detail["attempts"]) == 1
-    reason = first.detail["autopilot"]
+    assert first.how == "autopilot" and len(first.detail.attempts) == 1
+    reason = first.detail.autopilot
     assert "rate-limit" in reason and "3600 s" in reason and "total timeout of 5 s" in reason
 
 

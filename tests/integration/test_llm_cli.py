@@ -79,11 +79,9 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
     # Costs: per decision from the server's usage at the file's prices; unknown without prices.
     details = [d.detail for d in read_decisions(db, 1, "p1")]
     for d in details:
-        u = d["usage"]
-        expected = (
-            (u["input"] - u["cached_input"]) * 3.0 + u["cached_input"] * 0.3 + u["output"] * 15.0
-        ) / 1e6
-        assert abs(d["cost"] - expected) < 1e-12
+        u = d.usage
+        expected = ((u.input - u.cached_input) * 3.0 + u.cached_input * 0.3 + u.output * 15.0) / 1e6
+        assert abs(d.cost - expected) < 1e-12
     free = pokeview(
         "battle",
         "--p1",
@@ -99,7 +97,7 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
         env=env,
     )
     assert free.returncode == 0, free.stderr
-    costs = [d.detail["cost"] for d in read_decisions(db, 2, "p1")]
+    costs = [d.detail.cost for d in read_decisions(db, 2, "p1")]
     assert costs and all(c is None for c in costs)
 
 

@@ -5,9 +5,11 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import msgspec
 import orjson
 import pytest
 
+from pokeview.game.decision import ModelDetail
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.llm.provider import ANSWER_CAP, REASONING_CAP
 from pokeview.players.llm.usage import MAX_TOKENS
@@ -30,7 +32,7 @@ async def test_a_usage_past_any_integer_is_clamped_and_the_game_ends(bridge, sto
     decisions = store.decisions(result.game_id, "p1")
     assert decisions and all(d.how == "answer" for d in decisions)
     for d in decisions:
-        assert d.detail["usage"]["input"] == MAX_TOKENS == d.detail["usage"]["output"]
+        assert d.detail.usage.input == MAX_TOKENS == d.detail.usage.output
 
 
 async def test_usage_of_the_wrong_shape_is_read_as_far_as_it_can_be(bridge, store, loopback):
@@ -38,9 +40,9 @@ async def test_usage_of_the_wrong_shape_is_read_as_far_as_it_can_be(bridge, stor
     assert result.status == "finished", result.error
     first = store.decisions(result.game_id, "p1")[0]
     assert first.how == "answer"
-    usage = first.detail["usage"]
-    assert usage["cached_input"] == 0 and usage["output"] == 0 and usage["reasoning"] == 0
-    assert min(usage.values()) >= 0
+    usage = first.detail.usage
+    assert usage.cached_input == 0 and usage.output == 0 and usage.reasoning == 0
+    assert min(msgspec.to_builtins(usage).values()) >= 0
 
 
 @pytest.mark.parametrize("shape", ["content", "choices", "delta", "choice"])
@@ -53,9 +55,9 @@ async def test_a_chunk_of_the_wrong_shape_is_a_bad_response_asked_again(
     assert result.status == "finished", result.error
     first = store.decisions(result.game_id, "p1")[0]
     assert first.how == "answer"
-    failed, answered = first.detail["attempts"]
-    assert failed["status"] == "error" and failed["error"].startswith("bad-response: ")
-    assert "\n" not in failed["error"] and answered["status"] == "ok"
+    failed, answered = first.detail.attempts
+    assert failed.status == "error" and failed.error.startswith("bad-response: ")
+    assert "\n" not in failed.error and answered.status == "ok"
 
 
 class _Unrecordable(Player):
@@ -67,7 +69,7 @@ class _Unrecordable(Player):
         return {"kind": "test"}
 
     async def decide(self, ctx: DecisionContext) -> Decision:
-        return Decision(0, how="chosen", detail={"tokens": 10**30})
+        return Decision(0, how="chosen", detail=ModelDetail(model="unrecordable", cost=10**30))
 
 
 async def test_a_decision_the_record_cannot_keep_interrupts_its_game(bridge, store):
@@ -91,15 +93,13 @@ async def test_a_runaway_answer_is_kept_and_sent_again_only_up_to_its_cap(
     decisions = store.decisions(result.game_id, "p1")
     assert len(decisions) >= 2 and all(d.how == "answer" for d in decisions)  # its ACTION read
     for d in decisions:
-        answer, reasoning = d.detail["answer"], d.detail["reasoning"]
+        answer, reasoning = d.detail.answer, d.detail.reasoning
         assert len(answer) < ANSWER_CAP + 200 and len(reasoning) < REASONING_CAP + 200
         assert "characters of this answer cut by pokeview" in answer
         assert "characters of this reasoning cut by pokeview" in reasoning
         assert answer.endswith("REASON: It looks like the best option here.")
-        assert d.detail["attempts"][-1]["content"] == answer
-        assert [m for m in d.detail["messages"] if m["role"] == "assistant"][-1][
-            "content"
-        ] == answer
+        assert d.detail.attempts[-1].content == answer
+        assert [m for m in d.detail.messages if m.role == "assistant"][-1].content == answer
     streamed = [e for e in store.events(result.game_id) if e.kind in ("answer", "reasoning")]
     assert (
         sum(len(e.data.delta) for e in streamed)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import statistics
 
+import msgspec
 import pytest
 
 from pokeview.players.llm import prompt
@@ -122,14 +123,14 @@ async def test_a_game_under_each_api_keeps_the_reasoning_usage_and_cost(
     streamed = [s for s in loopback.streamed[before:] if s["api"] == api]
     assert len(decisions) >= 3 and len(streamed) == len(decisions)
     # The prompt is PokéBench's, byte for byte, whatever the envelope.
-    assert decisions[0].detail["messages"][0]["content"] == prompt.system_prompt()
+    assert decisions[0].detail.messages[0].content == prompt.system_prompt()
     cached_seen = 0
     for d, sent in zip(decisions, streamed, strict=True):
-        (attempt,) = d.detail["attempts"]
-        assert d.how == "answer" and attempt["reasoning"] == sent["reasoning"] != ""
-        assert attempt["content"] == sent["answer"]
-        raw = attempt["response"]["usage"]  # as the server reported it
-        usage = Usage(**d.detail["usage"])
+        (attempt,) = d.detail.attempts
+        assert d.how == "answer" and attempt.reasoning == sent["reasoning"] != ""
+        assert attempt.content == sent["answer"]
+        raw = attempt.response["usage"]  # as the server reported it
+        usage = Usage(**msgspec.to_builtins(d.detail.usage))
         if api == "anthropic":  # cache reads and writes outside input_tokens
             read, write = raw["cache_read_input_tokens"], raw["cache_creation_input_tokens"]
             assert usage.input == raw["input_tokens"] + read + write
@@ -147,15 +148,15 @@ async def test_a_game_under_each_api_keeps_the_reasoning_usage_and_cost(
         expected = (
             uncached * 3.0 + usage.cached_input * 0.3 + usage.cache_write * 3.75 + usage.output * 15
         ) / 1e6
-        assert round(d.detail["cost"], 2) == round(expected, 2)
-        assert d.detail["cost"] == pytest.approx(cost(usage, PRICES))
+        assert round(d.detail.cost, 2) == round(expected, 2)
+        assert d.detail.cost == pytest.approx(cost(usage, PRICES))
     assert cached_seen > 0  # the provider's cache served later decisions
     # What the server received is the recorded conversation, text for text, in its envelope.
     from pokeview.players.llm.loopback_native import conversation
 
     body = [b for a, b in loopback.native_requests if a == api][-1]
     received = conversation(api, body)
-    kept = [m for d in decisions for m in d.detail["messages"]]
+    kept = [msgspec.to_builtins(m) for d in decisions for m in d.detail.messages]
     assert received == kept[: len(received)] and len(received) == len(kept) - 1
     assert any(e.kind == "reasoning" for e in store.events(result.game_id))
 
@@ -164,7 +165,9 @@ async def _cached_shares(bridge, store, loopback, model, **kw):
     # A model name of its own: the stand-in keeps a cache per model, as Anthropic does.
     player = llm(loopback, model, api="anthropic", prices=PRICES, **kw)
     result = await game(bridge, store, player, "heuristic", text="cache", turn_limit=6)
-    usages = [Usage(**d.detail["usage"]) for d in store.decisions(result.game_id, "p1")]
+    usages = [
+        Usage(**msgspec.to_builtins(d.detail.usage)) for d in store.decisions(result.game_id, "p1")
+    ]
     later = usages[1:]
     overall = sum(u.cached_input for u in later) / sum(u.input for u in later)
     return [u.cached_input / u.input for u in usages], overall
@@ -222,15 +225,14 @@ async def test_a_fault_is_recorded_with_its_reason_and_retried(
     result = await game(bridge, store, player, "random", text=f"{api}-{model}", turn_limit=2)
     assert result.status == "finished"
     for d in store.decisions(result.game_id, "p1"):
-        failed, answered = d.detail["attempts"]
-        assert failed["status"] == "error" and failed["error"].startswith(why), failed["error"]
-        assert "Traceback" not in failed["error"]
+        failed, answered = d.detail.attempts
+        assert failed.status == "error" and failed.error.startswith(why), failed.error
+        assert "Traceback" not in failed.error
         if model == "loopback-error-event-once":
             assert (
-                "error event in the stream" in failed["error"]
-                or "error in the stream" in failed["error"]
+                "error event in the stream" in failed.error or "error in the stream" in failed.error
             )
-        assert answered["status"] == "ok" and answered["retry"] == 1 and d.how == "answer"
+        assert answered.status == "ok" and answered.retry == 1 and d.how == "answer"
 
 
 @pytest.mark.parametrize("api", NATIVE)
@@ -249,9 +251,9 @@ async def test_faults_that_do_not_pass_give_autopilot_with_the_reason(
     assert result.status in ("finished", "void")
     for d in store.decisions(result.game_id, "p1"):
         assert d.how == "autopilot"
-        assert d.detail["autopilot"].startswith(kind or "rate-limit")
+        assert d.detail.autopilot.startswith(kind or "rate-limit")
         if model == "loopback-429-long":
-            assert "was asked to wait 3600 s" in d.detail["autopilot"]
+            assert "was asked to wait 3600 s" in d.detail.autopilot
 
 
 @pytest.mark.parametrize("api", NATIVE)
@@ -259,8 +261,8 @@ async def test_redacted_reasoning_is_recorded_as_such(bridge, store, loopback, a
     player = llm(loopback, "loopback-redacted", api=api)
     result = await game(bridge, store, player, "random", text=f"{api}-redacted", turn_limit=2)
     for d in store.decisions(result.game_id, "p1"):
-        assert d.detail["reasoning"] == "(reasoning redacted by the provider)"
-        assert d.detail["attempts"][0]["reasoning_redacted"] is True
+        assert d.detail.reasoning == "(reasoning redacted by the provider)"
+        assert d.detail.attempts[0].reasoning_redacted is True
 
 
 @pytest.mark.parametrize("api", ["chat", *NATIVE])

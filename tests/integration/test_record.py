@@ -11,6 +11,7 @@ import msgspec
 import pytest
 import zstandard
 
+from pokeview.game.decision import BotDetail
 from pokeview.store import body as bodies
 from pokeview.store import open_store
 from tests.helpers import ROOT, unpack_v2
@@ -163,7 +164,7 @@ def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp
             action=idx,
             choice=f"move {idx + 1}",
             actions=["a", "b"],
-            detail={"n": idx},
+            detail=BotDetail(bot_order=str(idx)),
             latency_ms=1.5,
         )
     store.commit()

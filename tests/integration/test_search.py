@@ -28,10 +28,10 @@ from tests.helpers import FORMAT, game, one_clear_line, pokeview
 async def test_search_beats_random_and_records_what_it_considered(bridge, store):
     result = await game(bridge, store, "search:nodes=40", "random", "search-plays")
     assert result.status == "finished" and result.winner == "p1"
-    searched = [d for d in store.decisions(result.game_id, "p1") if d.detail["search"]["nodes"]]
+    searched = [d for d in store.decisions(result.game_id, "p1") if d.detail.search.nodes]
     assert searched
-    info = searched[0].detail["search"]
-    assert info["budget"] == "40 nodes" and 0 < info["nodes"] <= 40 and info["considered"]
+    info = searched[0].detail.search
+    assert info.budget == "40 nodes" and 0 < info.nodes <= 40 and info.considered
     assert store.game(result.game_id).p1_config["budget"] == "40 nodes"
 
 
@@ -42,8 +42,7 @@ async def test_same_seed_and_node_budget_give_the_same_game(bridge, store, spec)
     ga, gb = store.game(a.game_id), store.game(b.game_id)
     assert ga.input_log == gb.input_log and ga.spectator_log == gb.spectator_log
     considered = [
-        [d.detail["search"].get("considered") for d in store.decisions(r.game_id, "p1")]
-        for r in (a, b)
+        [d.detail.search.considered for d in store.decisions(r.game_id, "p1")] for r in (a, b)
     ]
     assert considered[0] == considered[1]
 
@@ -148,7 +147,7 @@ async def test_the_search_sees_only_its_side_the_hidden_bench_changes_nothing(br
         query = player.query(ctx)
         assert "Pelipper" not in str(query) and "Tyranitar" not in str(query)
         decision = await player.decide(ctx)
-        answers.append((decision.action, decision.detail["search"]["considered"], query["lines"]))
+        answers.append((decision.action, decision.detail.search.considered, query["lines"]))
     assert answers[0] == answers[1]
     assert answers[0][1], "the search considered nothing"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pokeview.game.decision import detail_from_data
 from pokeview.store.store import DecisionRow
 
 
@@ -37,7 +38,7 @@ def test_the_decision_pane_shows_what_the_search_considered_literally():
         "move 1",
         "chosen",
         [],
-        detail,
+        detail_from_data(detail),
         "",
         1.0,
     )

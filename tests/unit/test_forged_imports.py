@@ -116,8 +116,8 @@ def test_long_names_and_reasoning_are_cut_with_a_note(tmp_path, capsys):
     game = read_game(db, 1)
     assert game.p1 == "n" * 200 + " … [4,999,800 more characters cut at import]"
     kept = next(d for d in read_decisions(db, 1) if d.how == "answer")
-    assert kept.detail["reasoning"].startswith("r" * 1000)
-    assert kept.detail["reasoning"].endswith(
+    assert kept.detail.reasoning.startswith("r" * 1000)
+    assert kept.detail.reasoning.endswith(
         f" … [{3_000_000 - 256 * 1024:,} more characters cut at import]"
     )
     store = open_store(db)

@@ -13,6 +13,7 @@ import pytest
 
 from pokeview import exchange
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import BotDetail
 from pokeview.store import events as ev
 from pokeview.store import open_store, schema
 from pokeview.store.events import EventKind
@@ -32,7 +33,7 @@ def test_a_version_2_database_migrates_once_with_progress_and_exports_the_same(t
         # A compacted game reads like the rows it was: typed events, decisions, its log.
         side = store.events(2, kinds=(EventKind.SIDE,), side="p1")
         assert side and all(isinstance(e.data, ev.Side) for e in side)
-        assert store.decisions(2, "p1")[0].detail["messages"][0]["role"] == "system"
+        assert store.decisions(2, "p1")[0].detail.messages[0].role == "system"
         assert store.game(1).spectator_log.startswith("|")
     finally:
         store.close()
@@ -112,12 +113,19 @@ def test_a_decision_row_holds_what_was_given_and_null_for_the_rest(tmp_path):
     db = tmp_path / "d.db"
     store = open_store(db)
     game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
-    given = {"turn": 1, "actions": [], "refusals": None, "detail": {"k": 1}, "latency_ms": 2.5}
+    given = {
+        "turn": 1,
+        "actions": [],
+        "refusals": None,
+        "detail": BotDetail(bot_order="k"),
+        "latency_ms": 2.5,
+    }
     store.add_decision(game_id, side="p1", idx=0, **given)
     with pytest.raises(TypeError, match=r"^a decision has no column \['colour', 'size'\]$"):
         store.add_decision(game_id, side="p1", idx=1, turn=1, size=1, colour="red")
     store.commit()
-    assert given["actions"] == [] and given["detail"] == {"k": 1}  # the caller's values untouched
+    # the caller's values untouched
+    assert given["actions"] == [] and given["detail"] == BotDetail(bot_order="k")
     with sqlite3.connect(db) as conn:
         conn.row_factory = sqlite3.Row
         rows = [dict(row) for row in conn.execute("select * from decisions")]
@@ -133,7 +141,7 @@ def test_a_decision_row_holds_what_was_given_and_null_for_the_rest(tmp_path):
             "choice": None,
             "how": None,
             "refusals": None,
-            "detail": '{"k":1}',
+            "detail": '{"bot_order":"k"}',
             "latency_ms": 2.5,
         }
     ]

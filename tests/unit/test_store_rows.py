@@ -8,8 +8,10 @@ import sqlite3
 
 import pytest
 
+from pokeview.game.decision import TokenUsage
+from pokeview.ratings.decisions import DecisionFacts, decision_facts, player_decision_stats
 from pokeview.store import open_store
-from pokeview.store.rows import DecisionFact, GameLine, PlayerStats
+from pokeview.store.rows import GameLine, PlayerStats
 
 
 @pytest.fixture
@@ -21,7 +23,7 @@ def store(tmp_path):
     won = store.create_game(seed="1", pair=0, seat=0, **common, **config)
     store.add_decision(
         won, side="p2", idx=0, turn=1, actions=["move Tackle"], action=0, how="answer",
-        detail={"model": "b", "cost": 0.5, "usage": {"output": 7}, "attempts": [{"status": "ok"}]},
+        detail={"model": "b", "cost": 0.5, "usage": {"input": 3, "output": 7}, "attempts": [{"n": 0, "status": "ok"}]},
     )  # fmt: skip
     store.finish_game(won, status="finished", winner="p2", turns=12, input_log="", ending=None)
     void = store.create_game(seed="2", pair=0, seat=1, **common)
@@ -67,15 +69,15 @@ def test_every_game_list_is_of_typed_game_lines(store):
 
 
 def test_decision_facts_and_player_stats_are_typed(store):
-    facts = store.decision_facts([1])
+    facts = decision_facts(store, [1])
     assert facts == [
-        DecisionFact(
+        DecisionFacts(
             game_id=1, side="p2", turn=1, how="answer", player="llm:b", kind="llm",
-            spec_name="b", label="move Tackle", usage='{"output":7}', cost=0.5, model=True,
+            spec_name="b", label="move Tackle", usage=TokenUsage(input=3, output=7), cost=0.5, model=True,
             answers=1, unknown_actions=0, unknown_example=None,
         )
     ]  # fmt: skip
-    stats = {s.player: s for s in store.player_decision_stats([1])}
+    stats = {s.player: s for s in player_decision_stats(store, [1])}
     assert all(type(s) is PlayerStats for s in stats.values())
     assert stats["llm:b"].decisions == 1 and stats["llm:b"].model_decisions == 1
     assert stats["llm:b"].cost == 0.5 and stats["llm:b"].estimated is False

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import messages_of
 from pokeview.players.kinds import PlayerKind
 from pokeview.players.llm import prompt
 from pokeview.players.llm.record import side_updates
@@ -62,11 +63,11 @@ def conversation(store: Store, game_id: int, side: str, upto: int | None = None)
         from pokeview.players.llm.providers.envelope import envelope
 
         sent = [
-            Message(m["role"], m["content"])
-            if m["role"] == "system"
-            else Message(m["role"], m["content"], d.idx, d.turn)
+            Message(m.role, m.content)
+            if m.role == "system"
+            else Message(m.role, m.content, d.idx, d.turn)
             for d in decisions
-            for m in d.detail.get("messages", [])
+            for m in messages_of(d.detail)
         ]
         return envelope(config, sent)
     updates = side_updates(store, game.id, side)

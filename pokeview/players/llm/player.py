@@ -15,19 +15,23 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from dataclasses import dataclass
 from typing import Any
 
+import msgspec
+from msgspec import UNSET
+
+from pokeview.game.decision import Attempt, How, Message, ModelDetail, TokenUsage
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
 from pokeview.players.llm import prompt
-from pokeview.players.llm.answer import parse_answer
+from pokeview.players.llm.answer import Answer, parse_answer
 from pokeview.players.llm.config import ModelSpec
 from pokeview.players.llm.provider import ChatClient, Completion, ProviderError
 from pokeview.players.llm.providers import make_provider
 from pokeview.players.llm.usage import Usage, cost
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
-from pokeview.store.rows import How
 
 MAX_INVALID_ANSWERS = 3
 FLUSH_SECONDS = 0.1  # reasoning deltas are coalesced into events at most this often
@@ -63,7 +67,7 @@ class LLMPlayer(Player):
         self.conversation: list[dict[str, str]] = []
         # The decision last made. A choice Showdown refuses is asked again as the same decision,
         # whose record then keeps every message, attempt, token and second spent on it.
-        self._last: dict[str, Any] | None = None
+        self._last: _Asked | None = None
         self._started = 0.0
 
     def describe(self) -> dict[str, Any]:
@@ -87,17 +91,17 @@ class LLMPlayer(Player):
             opening = prompt.refusal_message(ctx.refusal, ctx.actions)
         added.append({"role": "user", "content": opening})
         self.conversation += added
-        attempts: list[dict[str, Any]] = []
+        attempts: list[Attempt] = []
         deadline = time.monotonic() + self.spec.timeout("total")
         total_usage: Usage | None = None
         self._started = time.perf_counter()
         last = self._last
-        if ctx.refusal is not None and last is not None and last["idx"] == ctx.index:
-            added, attempts, total_usage = last["added"] + added, last["attempts"], last["usage"]
-            self._started -= last["ms"] / 1000
-            answered = [a for a in attempts if a["status"] == "ok"]
+        if ctx.refusal is not None and last is not None and last.index == ctx.index:
+            added, attempts, total_usage = last.added + added, last.attempts, last.usage
+            self._started -= last.ms / 1000
+            answered = [a for a in attempts if a.answered]
             if answered:
-                answered[-1]["refused"] = ctx.refusal
+                answered[-1].refused = ctx.refusal
         invalid = 0
         while True:
             completion, failure = await self._ask(ctx, len(attempts), attempts, deadline)
@@ -114,9 +118,9 @@ class LLMPlayer(Player):
             self.conversation.append(reply)
             added.append(reply)
             answer = parse_answer(completion.content, ctx.actions)
-            attempts[-1].update(
-                action_text=answer.action_text, reason=answer.reason, problem=answer.problem
-            )
+            attempts[-1].action_text = answer.action_text
+            attempts[-1].reason = answer.reason
+            attempts[-1].problem = answer.problem
             if answer.index is not None:
                 how = How.ANSWER if invalid == 0 else How.REASK
                 return self._decision(
@@ -131,7 +135,7 @@ class LLMPlayer(Player):
             added.append(again)
 
     async def _ask(
-        self, ctx: DecisionContext, number: int, attempts: list[dict[str, Any]], deadline: float
+        self, ctx: DecisionContext, number: int, attempts: list[Attempt], deadline: float
     ) -> tuple[Completion | None, str | None]:
         """One answer from the provider, retrying failures; (None, reason) when retries run out
         or the next try would come after the decision's deadline."""
@@ -145,13 +149,13 @@ class LLMPlayer(Player):
             except ProviderError as exc:
                 reasoning.flush()
                 attempts.append(
-                    {
-                        "n": number,
-                        "status": "error",
-                        "error": str(exc),
-                        "retry": retries,
-                        "latency_ms": round((time.perf_counter() - asked) * 1000, 3),
-                    }
+                    Attempt(
+                        n=number,
+                        status="error",
+                        error=str(exc),
+                        retry=retries,
+                        latency_ms=round((time.perf_counter() - asked) * 1000, 3),
+                    )
                 )
                 if ctx.emit:
                     ctx.emit(EventKind.ATTEMPT, ev.Attempt(ctx.index, number, str(exc)))
@@ -173,56 +177,75 @@ class LLMPlayer(Player):
                 continue
             reasoning.flush()
             answer.flush()
+            metadata = getattr(completion, "metadata", None)
             attempts.append(
-                {
-                    "n": number,
-                    "status": "ok",
-                    "retry": retries,
-                    "reasoning": completion.reasoning,
-                    "content": completion.content,
-                    "usage": completion.usage.to_json() if completion.usage else None,
-                    "cost": cost(completion.usage, self.spec.prices),
-                    "latency_ms": round(completion.latency_ms, 3),
-                    "first_token_ms": round(completion.first_token_ms or 0, 3),
-                    "model": completion.model,
-                    "finish_reason": completion.finish_reason,
+                Attempt(
+                    n=number,
+                    status="ok",
+                    retry=retries,
+                    reasoning=completion.reasoning,
+                    content=completion.content,
+                    usage=token_usage(completion.usage),
+                    cost=cost(completion.usage, self.spec.prices),
+                    latency_ms=round(completion.latency_ms, 3),
+                    first_token_ms=round(completion.first_token_ms or 0, 3),
+                    model=completion.model,
+                    finish_reason=completion.finish_reason,
                     # A native API's own account of the response (ids, its usage as it sent it).
-                    **_native(completion),
-                }
+                    response=metadata if metadata else UNSET,
+                    reasoning_redacted=True if getattr(completion, "redacted", False) else UNSET,
+                )
             )
             return completion, None
 
-    def _decision(self, ctx, index, how, added, attempts, usage, answer=None, autopilot=None):
-        ok = [a for a in attempts if a["status"] == "ok"]
-        costs = [a["cost"] for a in ok]
-        known = bool(ok) and all(c is not None for c in costs)
-        last = ok[-1] if ok else {}
+    def _decision(
+        self,
+        ctx: DecisionContext,
+        index: int,
+        how: How,
+        added: list[dict[str, str]],
+        attempts: list[Attempt],
+        usage: Usage | None,
+        answer: Answer | None = None,
+        autopilot: str | None = None,
+    ) -> Decision:
+        ok = [a for a in attempts if a.answered]
+        costs = [a.cost for a in ok]
+        known = bool(ok) and all(isinstance(c, int | float) for c in costs)
+        last = ok[-1] if ok else None
         spent = (time.perf_counter() - self._started) * 1000
-        self._last = {"idx": ctx.index, "added": added, "attempts": attempts, "usage": usage}
-        self._last["ms"] = spent
-        detail = {
-            "model": last.get("model") or self.spec.model,
-            "messages": added,
-            "reasoning": last.get("reasoning", ""),
-            "answer": last.get("content", ""),
-            "action_text": answer.action_text if answer else None,
-            "reason": answer.reason if answer else None,
-            "attempts": attempts,
-            "reasks": sum(1 for a in ok if a.get("problem")),
-            "usage": usage.to_json() if usage else None,
-            "cost": sum(costs) if known else None,
-            "autopilot": autopilot,
+        self._last = _Asked(ctx.index, added, attempts, usage, spent)
+        detail = ModelDetail(
+            model=(last.model if last else None) or self.spec.model,
+            messages=[Message(role=m["role"], content=m["content"]) for m in added],
+            reasoning=last.reasoning or "" if last else "",
+            answer=last.content or "" if last else "",
+            action_text=answer.action_text if answer else None,
+            reason=answer.reason if answer else None,
+            attempts=attempts,
+            reasks=sum(1 for a in ok if a.problem),
+            usage=token_usage(usage),
+            cost=sum(c for c in costs if isinstance(c, int | float)) if known else None,
+            autopilot=autopilot,
             # Every attempt's time, failed ones and retries included (PokéBench: from the
             # request to the answer); decision_ms adds the waits between retries.
-            "model_latency_ms": round(sum(a.get("latency_ms", 0) for a in attempts), 3),
-            "decision_ms": round(spent, 3),
-        }
+            model_latency_ms=round(sum(a.latency_ms for a in attempts), 3),
+            decision_ms=round(spent, 3),
+        )
         return Decision(index, how=how, detail=detail)
 
 
-def _native(completion: Completion) -> dict[str, Any]:
-    metadata = getattr(completion, "metadata", None)
-    out: dict[str, Any] = {"response": metadata} if metadata else {}
-    if getattr(completion, "redacted", False):
-        out["reasoning_redacted"] = True
-    return out
+@dataclass(slots=True)
+class _Asked:
+    """The decision last made, kept to be asked again when Showdown refuses its choice."""
+
+    index: int
+    added: list[dict[str, str]]
+    attempts: list[Attempt]
+    usage: Usage | None
+    ms: float
+
+
+def token_usage(usage: Usage | None) -> TokenUsage | None:
+    """A provider's usage as the record keeps it."""
+    return None if usage is None else msgspec.convert(usage.to_json(), TokenUsage)
