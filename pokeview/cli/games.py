@@ -182,30 +182,52 @@ def cmd_games(args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
-    from rich.table import Table
     from rich.text import Text
 
-    from pokeview.terminal import console
+    from pokeview.fitted_table import Column, fitted_table, print_fitted
     from pokeview.text import strip_control
 
+    # On a narrow terminal the format goes first, then the start time and the turns: who
+    # played, who won and how each game stands are what the list is read for.
+    columns = (
+        Column("id", "right"),
+        Column("started", drop=2),
+        Column("format", drop=3),
+        Column("p1"),
+        Column("p2"),
+        Column("winner"),
+        Column("turns", "right", drop=1),
+        Column("status"),
+    )
+
     title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
-    table = Table(title=title, title_justify="left")
-    for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
-        table.add_column(column, justify="right" if column in ("id", "turns") else "left")
-    for g in games:
-        table.add_row(
-            str(g.id),
-            g.started_at[:19].replace("T", " "),
-            safe(g.format),
-            safe(g.p1),
-            safe(g.p2),
-            safe(g.winner_name) + (f" ({g.ending})" if g.ending else ""),  # the word fits
-            str(g.turns or "-"),
-            g.status
-            if g.status not in ("error", "void")
-            else f"{g.status}: {safe(g.error or '')[:40]}",
-        )
-    console(width=max(console().width, 120)).print(table)
+
+    def rows(winner_side: bool) -> list[list[str]]:
+        return [
+            [
+                str(g.id),
+                g.started_at[:19].replace("T", " "),
+                safe(g.format),
+                safe(g.p1),
+                safe(g.p2),
+                (g.winner or "-" if winner_side else safe(g.winner_name))
+                + (f" ({g.ending})" if g.ending else ""),  # the word fits
+                str(g.turns or "-"),
+                g.status
+                if g.status not in ("error", "void")
+                else f"{g.status}: {safe(g.error or '')[:40]}",
+            ]
+            for g in games
+        ]
+
+    def fitted(console: Any, width: int | None) -> Any:
+        # Where the winner's name costs the players' whole names, the winner is given by side.
+        by_name = fitted_table(console, width, columns, rows(False), title)
+        return (
+            by_name if by_name.fits else fitted_table(console, width, columns, rows(True), title)
+        ).renderable
+
+    print_fitted(fitted)
     return 0
 
 
