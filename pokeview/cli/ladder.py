@@ -169,8 +169,8 @@ def _play(args: argparse.Namespace, store: Any) -> int:
 
 
 def _show(args: argparse.Namespace, store: Any) -> int:
-    from pokeview.ratings.summary import build_report
     from pokeview.fitted_table import print_fitted
+    from pokeview.ratings.summary import build_report
     from pokeview.tournament import ladder, ladder_play
     from pokeview.tournament.display import report_renderable
 

@@ -10,8 +10,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
-from pokeview.fitted_table import Column, Fitted, fitted_table, natural_width
-
+from pokeview.fitted_table import Column, Fitted, fitted_table
 from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.terminal import console as control_free_console
 from pokeview.text import strip_control
@@ -63,17 +62,43 @@ def progress_text(p: Progress) -> Text:
     return text
 
 
+def again_line(p: Progress) -> str | None:
+    """On a restart: which recorded games are played again, and why."""
+    if not p.again:
+        return None
+    ids = ", ".join(str(gid) for gid in p.again)
+    kinds = sorted(set(p.again.values()))
+    return (
+        f"{len(p.again)} {' or '.join(kinds)} game{'s' if len(p.again) != 1 else ''} "
+        f"to be played again from {'their seeds' if len(p.again) != 1 else 'its seed'} "
+        f"(under new ids): {ids}"
+    )
+
+
+class _Ticking:
+    """The progress line as it stands when it is drawn: Live draws it every second, so the time
+    elapsed and the time left move between games too."""
+
+    def __init__(self) -> None:
+        self.progress: Progress | None = None
+
+    def __rich__(self) -> Text:
+        return Text("starting…") if self.progress is None else progress_text(self.progress)
+
+
 class ProgressView:
-    """A live line on a terminal; a plain line every few seconds elsewhere (logs, CI)."""
+    """A live line on a terminal, drawn afresh every second; a plain line every few seconds
+    elsewhere (logs, CI). On a restart, a first line names the games played again."""
 
     def __init__(self, console: Console | None = None) -> None:
         self.console = console or control_free_console(stderr=True)
         self.live: Live | None = None
+        self.ticking = _Ticking()
         self.last_plain = 0.0
 
     def __enter__(self) -> ProgressView:
         if self.console.is_terminal:
-            self.live = Live(Text("starting…"), console=self.console, refresh_per_second=4)
+            self.live = Live(self.ticking, console=self.console, refresh_per_second=1)
             self.live.__enter__()
         return self
 
@@ -82,8 +107,11 @@ class ProgressView:
             self.live.__exit__(*exc)
 
     def update(self, p: Progress) -> None:
+        if self.ticking.progress is None and (line := again_line(p)):
+            self.console.print(Text(line, style="yellow"), soft_wrap=True)  # above the live line
+        self.ticking.progress = p
         if self.live:
-            self.live.update(progress_text(p))
+            self.live.refresh()
         elif time.monotonic() - self.last_plain > 5 or p.remaining == 0:
             self.last_plain = time.monotonic()
             print(progress_text(p).plain.split("\n")[0], file=sys.stderr)

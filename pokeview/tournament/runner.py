@@ -29,6 +29,7 @@ from pokeview.players.server import ServerOptions
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
+from pokeview.tournament.eta import GameClock
 from pokeview.tournament.schedule import PlannedGame, plan
 
 
@@ -46,6 +47,8 @@ class Progress:
     models: bool = False  # whether any game so far had a model in it
     started: float = field(default_factory=time.monotonic)
     last: GameResult | None = None
+    clock: GameClock | None = None  # the games' times, for the time left
+    again: dict[int, str] = field(default_factory=dict)  # recorded games played again: status
 
     @property
     def recorded(self) -> int:
@@ -59,9 +62,7 @@ class Progress:
 
     @property
     def eta_seconds(self) -> float | None:
-        if not self.done:
-            return None
-        return (time.monotonic() - self.started) / self.done * self.remaining
+        return None if self.clock is None else self.clock.seconds_left()
 
     @property
     def cost_left(self) -> float | None:
@@ -92,6 +93,7 @@ def prepare_run(
     A game counts as played by its players' names as recorded (`llm:loopback` for the spec
     `loopback`), so a spec and the name it stands for are one player. A player whose settings
     changed since the run's games were played is refused: its games would mix two players.
+    The last item names the recorded games (id: status) that are played again.
     """
     planned = plan(config)
     players = players or {spec: make_player(spec, config.players_file) for spec in config.players}
@@ -101,14 +103,19 @@ def prepare_run(
         _check_same_players(config.name, existing.header, players)
     run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), _alive)
     run_id = run.id
-    done = set()
+    done: set[tuple[Any, ...]] = set()
+    cut_short: dict[tuple[Any, ...], tuple[int, str]] = {}
     for game_id, pair, seat, p1, p2, status in store.run_games(run_id):
         if status == "running":
             store.mark_interrupted(game_id)  # played again from its seed, under a new id
-        elif status in ("finished", "error"):  # void and interrupted games are played again
+            status = "interrupted"
+        if status in ("finished", "error"):  # void and interrupted games are played again
             done.add(played_key(pair, seat, p1, p2))
+        else:  # the latest record of each game is the one named
+            cut_short[played_key(pair, seat, p1, p2)] = (game_id, status)
     todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
-    return run_id, todo, len(planned) - len(todo)
+    again = dict(sorted(v for key, v in cut_short.items() if key not in done))
+    return run_id, todo, len(planned) - len(todo), again
 
 
 def _check_same_players(
@@ -196,16 +203,21 @@ async def run_tournament(
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
-    run_id, todo, done_before = prepare_run(store, config, players)
+    run_id, todo, done_before, again = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
     del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
-    progress = Progress(planned=len(plan(config)), done_before=done_before)
-    semaphore = asyncio.Semaphore(concurrency or config.concurrency)
+    slots = concurrency or config.concurrency
+    clock = GameClock(todo, slots)
+    progress = Progress(
+        planned=len(plan(config)), done_before=done_before, clock=clock, again=again
+    )
+    semaphore = asyncio.Semaphore(slots)
 
     async def play(game: PlannedGame) -> None:
         async with semaphore:
             progress.running += 1
+            clock.started(game)
             if on_progress:
                 on_progress(progress)
             try:
@@ -223,8 +235,12 @@ async def run_tournament(
                     void_share=config.void_autopilot_share,
                 )
                 result = await play_any(spec, bridge=bridge, store=store)
+            except BaseException:
+                clock.ended(game, counted=False)  # cut short: its time says nothing
+                raise
             finally:
                 progress.running -= 1
+            clock.ended(game, counted=result.status != "interrupted")
             progress.done += 1
             progress.last = result
             if result.status == "void":
