@@ -287,7 +287,13 @@ def add_play(commands: Commands) -> None:
     p.add_argument(
         "--team", metavar="FILE", help="both sides' team, for formats without random teams"
     )
-    p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const=NEWEST,
+        metavar="GAME",
+        help="continue an unfinished game of yours: GAME's id, or the newest when none is given",
+    )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
 
 
@@ -295,16 +301,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
     from pokeview.players import make_player
     from pokeview.screens.play import PlayScreen
+    from pokeview.store.games import UNFINISHED
 
-    path = database_file(args, existing=args.resume)  # a game to resume is in one that exists
+    resuming = args.resume is not None
+    path = database_file(args, existing=resuming)  # a game to resume is in one that exists
     options: dict[str, Any] = {"players_file": args.players}
-    if args.resume:
+    if resuming:
         store = open_store(args)
-        game = store.latest_human_game()
-        store.close()
-        if game is None:
-            raise PokeviewError("there is no unfinished game of yours to resume")
-        options["resume"] = game.id
+        try:
+            options["resume"] = game_to_resume(store, args.resume)
+        finally:
+            store.close()
     else:
         # An unknown opponent, or one that cannot play the format, is one clear line first.
         opponent = make_player(args.vs, args.players)
@@ -317,8 +324,62 @@ def cmd_play(args: argparse.Namespace) -> int:
         options.update(
             opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
         )
-    make_app(path, lambda: PlayScreen(path, **options)).run()
+    screens: list[PlayScreen] = []
+
+    def play_screen() -> PlayScreen:
+        screens.append(PlayScreen(path, **options))
+        return screens[-1]
+
+    make_app(path, play_screen).run()
+    game_id = (screens[0].game_id if screens else None) or options.get("resume")
+    if game_id is not None:
+        store = open_store(args)
+        try:
+            kept = store.game(game_id).status in UNFINISHED
+        finally:
+            store.close()
+        if kept:
+            print(f"game {game_id} is kept, unfinished; to go on: {resume_command(args, game_id)}")
     return 0
+
+
+NEWEST = "newest"  # `--resume` given no game
+
+
+def game_to_resume(store: Any, which: str) -> int:
+    """The id of the person's unfinished game named (or the newest), or one clear line saying
+    why that game cannot be resumed."""
+    if which == NEWEST:
+        newest = store.latest_human_game()
+        if newest is None:
+            raise PokeviewError("there is no unfinished game of yours to resume")
+        return int(newest.id)
+    game = store.game(which)  # an unknown id is one clear line
+    if "human" not in (game.p1_config.get("kind"), game.p2_config.get("kind")):
+        raise PokeviewError(
+            f"game {game.id} ({game.p1} vs {game.p2}) was not played by a person: only your own "
+            "games from `pokeview play` can be resumed (`pokeview battle` plays bots' games again)"
+        )
+    from pokeview.store.games import UNFINISHED
+
+    if game.status not in UNFINISHED:
+        raise PokeviewError(
+            f"game {game.id} is {game.status}, not left mid-way: nothing to resume "
+            f"(`pokeview watch {game.id}` replays it)"
+        )
+    return int(game.id)
+
+
+def resume_command(args: argparse.Namespace, game_id: int) -> str:
+    """The exact command that continues the game, with the options it was played under."""
+    import shlex
+
+    words = ["pokeview", "play", "--resume", str(game_id)]
+    if args.db:
+        words += ["--db", args.db]
+    if args.players:
+        words += ["--players", args.players]
+    return shlex.join(words)
 
 
 # -- prompt -------------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
 from pokeview.store.journal import Journal
 from pokeview.store.rows import GameRow, dumps, now
 
+UNFINISHED = ("interrupted", "running", "paused")  # a game left mid-way (paused: before v3)
+
 
 class GameQueries(Journal):
     # -- players -----------------------------------------------------------------------------
@@ -120,10 +122,7 @@ class GameQueries(Journal):
             self._flush()
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
-    def latest_human_game(
-        self,
-        statuses: tuple[str, ...] = ("interrupted", "running", "paused"),  # paused: before v3
-    ) -> GameRow | None:
+    def latest_human_game(self, statuses: tuple[str, ...] = UNFINISHED) -> GameRow | None:
         marks = ",".join("?" * len(statuses))
         row = self.conn.execute(
             f"select * from games where status in ({marks}) and "

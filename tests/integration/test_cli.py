@@ -139,3 +139,85 @@ def test_unknown_game_for_verify(tmp_path):
 def test_help(command):
     run = pokeview(command, "--help")
     assert run.returncode == 0 and "usage: pokeview " + command in run.stdout
+
+
+def on_a_terminal(argv: list[str], db: Path, ready: str) -> str:
+    """`pokeview ARGV` on a pseudo-terminal of 120x40: once the database holds a game in the
+    state `ready`, `q` is typed; what the terminal showed, the app's screens included."""
+    import contextlib
+    import fcntl
+    import os
+    import pty
+    import select
+    import struct
+    import subprocess
+    import termios
+    import time
+
+    parent, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
+    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokeview", *argv],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env=env,
+        start_new_session=True,
+    )
+    os.close(child)
+    chunks, typed, deadline = [], False, time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if not typed and db.exists():
+            # Not before the tables are made.
+            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
+                typed = bool(
+                    conn.execute(
+                        "select 1 from games g join decisions d on d.game_id = g.id "
+                        "where g.status = ?",
+                        (ready,),
+                    ).fetchone()
+                )
+            if typed:
+                os.write(parent, b"q")
+        if select.select([parent], [], [], 0.2)[0]:
+            try:
+                chunk = os.read(parent, 65536)
+            except OSError:  # the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    os.close(parent)
+    assert proc.wait(timeout=60) == 0
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_leaving_play_says_the_game_is_kept_and_how_to_resume_it(tmp_path):
+    db = tmp_path / "play.db"
+    shown = on_a_terminal(
+        ["play", "--vs", "random", "--seed", "kept", "--db", str(db)], db, "running"
+    )
+    line = f"game 1 is kept, unfinished; to go on: pokeview play --resume 1 --db {db}"
+    assert line in shown
+    # That command goes on with it (the game runs again); leaving again says so again.
+    again = on_a_terminal(["play", "--resume", "1", "--db", str(db)], db, "running")
+    assert line in again
+
+
+def test_resume_takes_a_game_and_says_why_another_cannot_be(tmp_path):
+    db = tmp_path / "resume.db"
+    assert (
+        pokeview("import", "recordings/heuristic-vs-max-damage.json", "--db", str(db)).returncode
+        == 0
+    )
+    not_yours = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
+    assert "game 1 (heuristic vs max-damage) was not played by a person" in not_yours
+    unknown = one_clear_line(pokeview("play", "--resume", "7", "--db", str(db)))
+    assert "7" in unknown
+    none = one_clear_line(pokeview("play", "--resume", "--db", str(db)))
+    assert "there is no unfinished game of yours to resume" in none
+    with sqlite3.connect(db) as conn:  # a game of a person's, played to its end
+        conn.execute("update games set p1_config = json_set(p1_config, '$.kind', 'human')")
+    finished = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
+    assert "game 1 is finished, not left mid-way: nothing to resume" in finished
