@@ -205,10 +205,13 @@ async def run_tournament(
     await showdown_accepts(bridge, config)
     run_id, todo, done_before, again = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
+    names = {spec: player.name for spec, player in players.items()}
     del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
     slots = concurrency or config.concurrency
-    clock = GameClock(todo, slots)
+    clock = GameClock(todo, slots, names)
+    for p1, p2, seconds in store.run_game_times(run_id):  # a restart knows the games before it
+        clock.recorded(p1, p2, seconds)
     progress = Progress(
         planned=len(plan(config)), done_before=done_before, clock=clock, again=again
     )

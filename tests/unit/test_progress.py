@@ -70,3 +70,23 @@ def test_a_restart_names_the_games_it_plays_again():
     assert out.getvalue().count("to be played again") == 1
     assert again_line(Progress(planned=4, done_before=1)) is None
     assert "left ~?" in progress_text(progress).plain
+
+
+def test_a_restart_knows_the_games_recorded_before_it_by_their_players_names():
+    slow = games("loopback-slow", "heuristic", 2)
+    clock = GameClock(slow, slots=8, names={"loopback-slow": "llm:loopback-slow"})
+    clock.recorded("heuristic", "random", 2.0)
+    clock.recorded("llm:loopback-slow", "heuristic", 90.0)
+    assert clock.seconds_left() == 90.0  # not the bots' 2 s
+
+
+def test_a_matchup_with_no_game_over_is_given_twice_its_longest_running_time():
+    """What stood still at `left ~0m01s` for a minute: slow games whose matchup had no game
+    over yet, measured by the bots' mean."""
+    fast, slow = games("random", "heuristic", 2), games("loopback-slow", "heuristic", 2)
+    clock = GameClock(fast + slow, slots=8)
+    now = time.monotonic()
+    clock.times = {("heuristic", "random"): [2.0, 2.0]}
+    clock.started_count = 4
+    clock.running = {slow[0]: now - 30, slow[1]: now - 20}
+    assert clock.seconds_left(now) == 60.0 - 20  # each given 2 × 30 s; the later started ends last
