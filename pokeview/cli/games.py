@@ -202,7 +202,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
 
-    def rows(winner_side: bool) -> list[list[str]]:
+    def table_rows(winner_side: bool) -> list[list[str]]:
         return [
             [
                 str(g.id),
@@ -222,9 +222,11 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     def fitted(console: Any, width: int | None) -> Any:
         # Where the winner's name costs the players' whole names, the winner is given by side.
-        by_name = fitted_table(console, width, columns, rows(False), title)
+        by_name = fitted_table(console, width, columns, table_rows(False), title)
         return (
-            by_name if by_name.fits else fitted_table(console, width, columns, rows(True), title)
+            by_name
+            if by_name.fits
+            else fitted_table(console, width, columns, table_rows(True), title)
         ).renderable
 
     print_fitted(fitted)

@@ -216,13 +216,13 @@ def _head_to_head(console: Console, width: int | None, report: Report) -> Render
         return out
 
     by_name = [Column(""), *(Column(Text(strip_control(n)), "right") for n in names)]
-    named = [[Text(strip_control(a)), *cells(a, False)] for a in names]
+    named: list[list[RenderableType]] = [[Text(strip_control(a)), *cells(a, False)] for a in names]
     table = fitted_table(console, width, by_name, named, title + " (games)")
     if table.fits:
         return table.renderable
     by_rank = [Column(""), *(Column(f"#{n}", "right") for n in range(1, len(names) + 1))]
     for short, how in ((False, " (games)"), (True, ": score/games")):
-        labelled = [
+        labelled: list[list[RenderableType]] = [
             [Text(strip_control(f"#{n} {a}")), *cells(a, short)]
             for n, a in enumerate(names, start=1)
         ]

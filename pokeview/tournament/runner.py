@@ -85,7 +85,7 @@ def _alive(pid: int | None) -> bool:
 
 def prepare_run(
     store: Store, config: RunConfig, players: dict[str, Player] | None = None
-) -> tuple[int, list[PlannedGame], int]:
+) -> tuple[int, list[PlannedGame], int, dict[int, str]]:
     """Take the run for this process (creating it if new), clear what a dead runner left, and
     list the games still to play. Taking it is one write transaction: of two runners started at
     once, one plays and the other is told who does.

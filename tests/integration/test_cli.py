@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.store import open_store
-from tests.helpers import one_clear_line, pokeview
+from tests.helpers import on_a_pty, one_clear_line, pokeview
 
 
 def logs(db: Path, game_id: int) -> tuple[str | None, str | None]:
@@ -143,54 +143,23 @@ def test_help(command):
 
 def on_a_terminal(argv: list[str], db: Path, ready: str) -> str:
     """`pokeview ARGV` on a pseudo-terminal of 120x40: once the database holds a game in the
-    state `ready`, `q` is typed; what the terminal showed, the app's screens included."""
+    state `ready` with a decision made, `q` is typed; what the terminal showed."""
     import contextlib
-    import fcntl
-    import os
-    import pty
-    import select
-    import struct
-    import subprocess
-    import termios
-    import time
 
-    parent, child = pty.openpty()
-    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 120, 0, 0))
-    env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pokeview", *argv],
-        stdin=child,
-        stdout=child,
-        stderr=child,
-        env=env,
-        start_new_session=True,
-    )
-    os.close(child)
-    chunks, typed, deadline = [], False, time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if not typed and db.exists():
-            # Not before the tables are made.
-            with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
-                typed = bool(
-                    conn.execute(
-                        "select 1 from games g join decisions d on d.game_id = g.id "
-                        "where g.status = ?",
-                        (ready,),
-                    ).fetchone()
-                )
-            if typed:
-                os.write(parent, b"q")
-        if select.select([parent], [], [], 0.2)[0]:
-            try:
-                chunk = os.read(parent, 65536)
-            except OSError:  # the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-    os.close(parent)
-    assert proc.wait(timeout=60) == 0
-    return b"".join(chunks).decode("utf-8", "replace")
+    def leave() -> bytes | None:
+        if not db.exists():
+            return None
+        # Not before the tables are made.
+        with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
+            query = "select 1 from games g join decisions d on d.game_id = g.id where g.status = ?"
+            if conn.execute(query, (ready,)).fetchone():
+                return b"q"
+        return None
+
+    env = {"TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    code, shown = on_a_pty(argv, env, keys=leave)
+    assert code == 0, shown
+    return shown
 
 
 def test_leaving_play_says_the_game_is_kept_and_how_to_resume_it(tmp_path):
