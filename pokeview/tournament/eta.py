@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 
 from pokeview.tournament.schedule import PlannedGame
 
-# A game running past its matchup's mean is given this share of the mean still to go, so the
-# estimate does not sit at zero while it plays on.
-OVERDUE_SHARE = 0.1
+# A game running past its matchup's mean is given this share of the time it has run still to
+# go: the estimate neither sits at zero nor stands still while a long game plays on (seen: a
+# slow model's last game, 2m40s past its mean, shown as `left ~0m07s` throughout).
+OVERDUE_SHARE = 0.25
 
 
 def matchup(p1: str, p2: str) -> tuple[str, str]:
@@ -77,7 +78,8 @@ class GameClock:
             return sum(times) / len(times) if times else max(overall, 2 * longest.get(key, 0.0))
 
         slots = [
-            max(mean(game) - (now - began), OVERDUE_SHARE * mean(game)) for game, began in running
+            max(mean(game) - (now - began), OVERDUE_SHARE * (now - began))
+            for game, began in running
         ]
         slots += [0.0] * max(self.slots - len(slots), 0)
         heapq.heapify(slots)

@@ -34,7 +34,9 @@ def test_the_time_left_is_the_slow_matchups_not_the_runs_mean():
     clock.running = {game: now - 10 for game in slow[2:]}
     left = clock.seconds_left(now)
     assert left is not None and 49 <= left <= 51
-    assert clock.seconds_left(now + 55) == 6.0  # overdue: a tenth of the mean, not zero
+    # Past the mean, a quarter of the time run so far: not zero, and moving.
+    assert clock.seconds_left(now + 55) == 0.25 * 65
+    assert clock.seconds_left(now + 95) == 0.25 * 105
 
 
 def test_an_unplayed_matchup_takes_the_mean_of_every_game_so_far_and_slots_are_shared():
