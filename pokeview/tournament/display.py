@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Any
 
@@ -87,24 +88,42 @@ class _Ticking:
 
 
 class ProgressView:
-    """A live line on a terminal, drawn afresh every second; a plain line every few seconds
-    elsewhere (logs, CI). On a restart, a first line names the games played again."""
+    """A live line on a terminal, drawn afresh every second. Elsewhere (logs, CI), a plain line
+    every few seconds while games end, and at least every `heartbeat` seconds while none does
+    (so that a log shows the run is alive through a long game). On a restart, a first line names
+    the games played again."""
 
-    def __init__(self, console: Console | None = None) -> None:
+    def __init__(self, console: Console | None = None, heartbeat: float = 30.0) -> None:
         self.console = console or control_free_console(stderr=True)
         self.live: Live | None = None
         self.ticking = _Ticking()
         self.last_plain = 0.0
+        self.heartbeat = heartbeat
+        self.stopped = threading.Event()
 
     def __enter__(self) -> ProgressView:
         if self.console.is_terminal:
             self.live = Live(self.ticking, console=self.console, refresh_per_second=1)
             self.live.__enter__()
+        else:
+            threading.Thread(target=self._beat, name="progress-heartbeat", daemon=True).start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.stopped.set()
         if self.live:
             self.live.__exit__(*exc)
+
+    def _beat(self) -> None:
+        # Only prints: the run's state is read, never written, from this thread.
+        while not self.stopped.wait(self.heartbeat / 4):
+            p = self.ticking.progress
+            if p is not None and time.monotonic() - self.last_plain >= self.heartbeat:
+                self._plain(p)
+
+    def _plain(self, p: Progress) -> None:
+        self.last_plain = time.monotonic()
+        print(progress_text(p).plain.split("\n")[0], file=sys.stderr)
 
     def update(self, p: Progress) -> None:
         if self.ticking.progress is None and (line := again_line(p)):
@@ -113,8 +132,7 @@ class ProgressView:
         if self.live:
             self.live.refresh()
         elif time.monotonic() - self.last_plain > 5 or p.remaining == 0:
-            self.last_plain = time.monotonic()
-            print(progress_text(p).plain.split("\n")[0], file=sys.stderr)
+            self._plain(p)
 
 
 def _money(value: float | None) -> str:

@@ -92,3 +92,14 @@ def test_a_matchup_with_no_game_over_is_given_twice_its_longest_running_time():
     clock.started_count = 4
     clock.running = {slow[0]: now - 30, slow[1]: now - 20}
     assert clock.seconds_left(now) == 60.0 - 20  # each given 2 × 30 s; the later started ends last
+
+
+def test_in_a_log_the_line_is_printed_while_no_game_ends(capsys):
+    """Not on a terminal (a log, CI), a long game without an end still shows the run alive."""
+    progress = Progress(planned=4, done_before=0, running=2)
+    with ProgressView(Console(file=io.StringIO()), heartbeat=0.4) as view:
+        view.update(progress)
+        time.sleep(1.5)
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) >= 3 and all("0/4 games" in line for line in lines)
+    assert lines[0] != lines[-1]  # the time elapsed moved
