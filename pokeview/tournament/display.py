@@ -63,11 +63,17 @@ def progress_text(p: Progress) -> Text:
     return text
 
 
+AGAIN_SHOWN = 20  # ids named on the restart's line; a run stopped with many void games has more
+
+
 def again_line(p: Progress) -> str | None:
     """On a restart: which recorded games are played again, and why."""
     if not p.again:
         return None
-    ids = ", ".join(str(gid) for gid in p.again)
+    shown = list(p.again)[:AGAIN_SHOWN]
+    ids = ", ".join(str(gid) for gid in shown)
+    if len(p.again) > len(shown):
+        ids += f" and {len(p.again) - len(shown)} more"
     kinds = sorted(set(p.again.values()))
     return (
         f"{len(p.again)} {' or '.join(kinds)} game{'s' if len(p.again) != 1 else ''} "

@@ -103,3 +103,10 @@ def test_in_a_log_the_line_is_printed_while_no_game_ends(capsys):
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) >= 3 and all("0/4 games" in line for line in lines)
     assert lines[0] != lines[-1]  # the time elapsed moved
+
+
+def test_a_restart_with_many_games_to_play_again_names_the_first_twenty():
+    again = {gid: "void" for gid in range(100, 130)}
+    line = again_line(Progress(planned=40, done_before=0, again=again))
+    assert line is not None and line.startswith("30 void games to be played again")
+    assert "119 and 10 more" in line and "120" not in line.split(" and ")[0]
