@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from pokeview.store import open_store
@@ -77,6 +78,53 @@ def pokeview(*args: str, env: dict[str, str] | None = None) -> subprocess.Comple
         timeout=300,
         env={**os.environ, **(env or {})},
     )
+
+
+def on_a_pty(
+    argv: list[str],
+    env: dict[str, str],
+    *,
+    size: tuple[int, int] = (120, 40),
+    keys: Callable[[], bytes | None] | None = None,
+    timeout: float = 120,
+) -> tuple[int, str]:
+    """`pokeview ARGV` on a pseudo-terminal of `size` (columns, lines), as a person runs it:
+    its exit code and what the terminal was sent. `keys`, asked every 0.2 s until it gives
+    something, gives what to type."""
+    import fcntl
+    import pty
+    import select
+    import struct
+    import termios
+    import time
+
+    parent, child = pty.openpty()
+    fcntl.ioctl(child, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokeview", *argv],
+        stdin=child,
+        stdout=child,
+        stderr=child,
+        env={**os.environ, **env},
+        start_new_session=True,
+    )
+    os.close(child)
+    chunks, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if keys is not None and (typed := keys()):
+            os.write(parent, typed)
+            keys = None
+        if not select.select([parent], [], [], 0.2)[0]:
+            continue
+        try:
+            chunk = os.read(parent, 65536)
+        except OSError:  # the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(parent)
+    return proc.wait(timeout=60), b"".join(chunks).decode("utf-8", "replace")
 
 
 def one_clear_line(run: subprocess.CompletedProcess[str]) -> str:

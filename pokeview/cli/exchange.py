@@ -173,6 +173,8 @@ def cmd_export(args: argparse.Namespace) -> int:
     if target is not None:
         check_target(target)  # before the work, as well as at the write
     store = open_store(args, existing=True)
+    if args.format != "json":
+        whole_game_only(store.game(args.game), args.format)
     text = export_as(store, args.game, args.format)
     if target is not None:
         write_whole(target, text)
@@ -181,6 +183,25 @@ def cmd_export(args: argparse.Namespace) -> int:
         # Exact bytes into a pipe or a file; on a terminal, they are shown: control characters go.
         (sys.stdout if sys.stdout.isatty() else unfiltered(sys.stdout)).write(text)
     return 0
+
+
+def whole_game_only(game: Any, fmt: str) -> None:
+    """A log, an input log or a replay page is a whole game's, written when it ends. For a game
+    still being played, or cut short, there is none: it is refused in one line rather than
+    written empty, or partial (a partial log reads as a whole, shorter game to Showdown's replay
+    page and to `pokeview import`). The JSON export carries what is recorded so far, with the
+    game's status."""
+    from pokeview.store.games import UNFINISHED
+
+    text = game.input_log if fmt == "inputlog" else game.spectator_log
+    if game.status not in UNFINISHED or text:
+        return
+    state = "still being played" if game.status == "running" else f"{game.status}, cut short"
+    raise PokeviewError(
+        f"game {game.id} is {state}: a {fmt} export is written from a game's end, so there "
+        f"is none yet; `pokeview export {game.id}` (JSON) has what is recorded so far, "
+        f"`pokeview watch {game.id}` shows it"
+    )
 
 
 def add_verify(commands: Commands) -> None:

@@ -175,30 +175,54 @@ def cmd_games(args: argparse.Namespace) -> int:
         ]
         sys.stdout.write(orjson.dumps(rows, option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
-    from rich.table import Table
     from rich.text import Text
 
-    from pokeview.terminal import console
+    from pokeview.terminal_tables import Column, fitted_table, print_fitted
     from pokeview.text import strip_control
 
+    # On a narrow terminal the format goes first, then the start time and the turns: who
+    # played, who won and how each game stands are what the list is read for.
+    columns = (
+        Column("id", "right"),
+        Column("started", drop=2),
+        Column("format", drop=3),
+        Column("p1"),
+        Column("p2"),
+        Column("winner"),
+        Column("turns", "right", drop=1),
+        Column("status"),
+    )
+
     title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
-    table = Table(title=title, title_justify="left")
-    for column in ("id", "started", "format", "p1", "p2", "winner", "turns", "status"):
-        table.add_column(column, justify="right" if column in ("id", "turns") else "left")
-    for g in games:
-        table.add_row(
-            str(g.id),
-            g.started_at[:19].replace("T", " "),
-            safe(g.format),
-            safe(g.p1),
-            safe(g.p2),
-            safe(g.winner_name) + (f" ({g.ending})" if g.ending else ""),  # the word fits
-            str(g.turns or "-"),
-            g.status
-            if g.status not in ("error", "void")
-            else f"{g.status}: {safe(g.error or '')[:40]}",
-        )
-    console(width=max(console().width, 120)).print(table)
+
+    def table_rows(winner_side: bool) -> list[list[str]]:
+        return [
+            [
+                str(g.id),
+                g.started_at[:19].replace("T", " "),
+                safe(g.format),
+                safe(g.p1),
+                safe(g.p2),
+                ((g.winner or "-") if winner_side else safe(g.winner_name))
+                + (f" ({g.ending})" if g.ending else ""),  # the word fits
+                str(g.turns or "-"),
+                g.status
+                if g.status not in ("error", "void")
+                else f"{g.status}: {safe(g.error or '')[:40]}",
+            ]
+            for g in games
+        ]
+
+    def fitted(console: Any, width: int | None) -> Any:
+        # Where the winner's name costs the players' whole names, the winner is given by side.
+        by_name = fitted_table(console, width, columns, table_rows(False), title)
+        return (
+            by_name
+            if by_name.fits
+            else fitted_table(console, width, columns, table_rows(True), title)
+        ).renderable
+
+    print_fitted(fitted)
     return 0
 
 
@@ -260,7 +284,13 @@ def add_play(commands: Commands) -> None:
     p.add_argument(
         "--team", metavar="FILE", help="both sides' team, for formats without random teams"
     )
-    p.add_argument("--resume", action="store_true", help="continue your last unfinished game")
+    p.add_argument(
+        "--resume",
+        nargs="?",
+        const=NEWEST,
+        metavar="GAME",
+        help="continue an unfinished game of yours: GAME's id, or the newest when none is given",
+    )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
 
 
@@ -268,16 +298,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     from pokeview.app import make_app
     from pokeview.players import make_player
     from pokeview.screens.play import PlayScreen
+    from pokeview.store.games import UNFINISHED
 
-    path = database_file(args, existing=args.resume)  # a game to resume is in one that exists
+    resuming = args.resume is not None
+    path = database_file(args, existing=resuming)  # a game to resume is in one that exists
     options: dict[str, Any] = {"players_file": args.players}
-    if args.resume:
+    if resuming:
         store = open_store(args)
-        game = store.latest_human_game()
-        store.close()
-        if game is None:
-            raise PokeviewError("there is no unfinished game of yours to resume")
-        options["resume"] = game.id
+        try:
+            options["resume"] = game_to_resume(store, args.resume)
+        finally:
+            store.close()
     else:
         # An unknown opponent, or one that cannot play the format, is one clear line first.
         opponent = make_player(args.vs, args.players)
@@ -289,8 +320,62 @@ def cmd_play(args: argparse.Namespace) -> int:
         options.update(
             opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
         )
-    make_app(path, lambda: PlayScreen(path, **options)).run()
+    screens: list[PlayScreen] = []
+
+    def play_screen() -> PlayScreen:
+        screens.append(PlayScreen(path, **options))
+        return screens[-1]
+
+    make_app(path, play_screen).run()
+    game_id = (screens[0].game_id if screens else None) or options.get("resume")
+    if game_id is not None:
+        store = open_store(args)
+        try:
+            kept = store.game(game_id).status in UNFINISHED
+        finally:
+            store.close()
+        if kept:
+            print(f"game {game_id} is kept, unfinished; to go on: {resume_command(args, game_id)}")
     return 0
+
+
+NEWEST = "newest"  # `--resume` given no game
+
+
+def game_to_resume(store: Any, which: str) -> int:
+    """The id of the person's unfinished game named (or the newest), or one clear line saying
+    why that game cannot be resumed."""
+    if which == NEWEST:
+        newest = store.latest_human_game()
+        if newest is None:
+            raise PokeviewError("there is no unfinished game of yours to resume")
+        return int(newest.id)
+    game = store.game(which)  # an unknown id is one clear line
+    if "human" not in (game.p1_config.get("kind"), game.p2_config.get("kind")):
+        raise PokeviewError(
+            f"game {game.id} ({game.p1} vs {game.p2}) was not played by a person: only your own "
+            "games from `pokeview play` can be resumed (`pokeview battle` plays bots' games again)"
+        )
+    from pokeview.store.games import UNFINISHED
+
+    if game.status not in UNFINISHED:
+        raise PokeviewError(
+            f"game {game.id} is {game.status}, not left mid-way: nothing to resume "
+            f"(`pokeview watch {game.id}` replays it)"
+        )
+    return int(game.id)
+
+
+def resume_command(args: argparse.Namespace, game_id: int) -> str:
+    """The exact command that continues the game, with the options it was played under."""
+    import shlex
+
+    words = ["pokeview", "play", "--resume", str(game_id)]
+    if args.db:
+        words += ["--db", args.db]
+    if args.players:
+        words += ["--players", args.players]
+    return shlex.join(words)
 
 
 # -- prompt -------------------------------------------------------------------------------------

@@ -170,14 +170,13 @@ def _play(args: argparse.Namespace, store: Any) -> int:
 
 def _show(args: argparse.Namespace, store: Any) -> int:
     from pokeview.ratings.summary import build_report
-    from pokeview.terminal import console
+    from pokeview.terminal_tables import print_fitted
     from pokeview.tournament import ladder, ladder_play
     from pokeview.tournament.display import report_renderable
 
     the_ladder = ladder.load_ladder(store, args.name)
-    console(width=max(console().width, 140)).print(
-        report_renderable(build_report(store, args.name))
-    )
+    report = build_report(store, args.name)
+    print_fitted(lambda console, width: report_renderable(report, console, width))
     for line in ladder_play.status_lines(store, the_ladder, args.players):
         print(line)
     return 0

@@ -128,10 +128,10 @@ def cmd_ratings(args: argparse.Namespace) -> int:
 
         sys.stdout.write(orjson.dumps(report.to_json(), option=orjson.OPT_INDENT_2).decode() + "\n")
         return 0
-    from pokeview.terminal import console
+    from pokeview.terminal_tables import print_fitted
     from pokeview.tournament.display import report_renderable
 
-    console(width=max(console().width, 140)).print(report_renderable(report))
+    print_fitted(lambda console, width: report_renderable(report, console, width))
     return 0
 
 

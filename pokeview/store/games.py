@@ -14,6 +14,8 @@ from pokeview.store.compaction import ENDED, GAME_COLUMNS, Written
 from pokeview.store.journal import DecisionsAndEvents
 from pokeview.store.rows import GameLine, GameRow, PlayerStats, dumps, loads, now
 
+UNFINISHED = ("interrupted", "running", "paused")  # a game left mid-way (paused: before v3)
+
 
 class GamesAndPlayers(DecisionsAndEvents):
     # -- players -----------------------------------------------------------------------------
@@ -123,10 +125,7 @@ class GamesAndPlayers(DecisionsAndEvents):
             self._flush()
             self.conn.execute("update games set status = ? where id = ?", (status, game_id))
 
-    def latest_human_game(
-        self,
-        statuses: tuple[str, ...] = ("interrupted", "running", "paused"),  # paused: before v3
-    ) -> GameRow | None:
+    def latest_human_game(self, statuses: tuple[str, ...] = UNFINISHED) -> GameRow | None:
         marks = ",".join("?" * len(statuses))
         rows = self.conn.execute(
             f"select * from games where status in ({marks}) order by id desc", statuses

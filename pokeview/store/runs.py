@@ -109,6 +109,18 @@ class RunsAndSpectators(StoreConnection):
         row = self.conn.execute("select name from runs where id = ?", (run_id,)).fetchone()
         return row[0] if row else None
 
+    def run_game_times(self, run_id: int) -> list[tuple[str, str, float]]:
+        """(p1, p2, seconds it took) of each game the run has finished."""
+        return [
+            (r[0], r[1], float(r[2]))
+            for r in self.conn.execute(
+                "select p1, p2, (julianday(ended_at) - julianday(started_at)) * 86400 "
+                "from games where run_id = ? and status = 'finished' and ended_at is not null",
+                (run_id,),
+            )
+            if r[2] is not None
+        ]
+
     def run_games(self, run_id: int) -> list[GameLine]:
         """Every game the run has recorded, in the order it was recorded."""
         return GameLine.query(self.conn, "g.run_id = ?", (run_id,))

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from typing import Any
 
-from rich.console import Console, Group
+from rich.console import Console, Group, RenderableType
 from rich.live import Live
-from rich.table import Table
 from rich.text import Text
 
 from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.terminal import console as control_free_console
+from pokeview.terminal_tables import Column, Fitted, fitted_table
 from pokeview.text import strip_control
 from pokeview.tournament.runner import Progress
 
@@ -62,30 +63,82 @@ def progress_text(p: Progress) -> Text:
     return text
 
 
-class ProgressView:
-    """A live line on a terminal; a plain line every few seconds elsewhere (logs, CI)."""
+AGAIN_SHOWN = 20  # ids named on the restart's line; a run stopped with many void games has more
 
-    def __init__(self, console: Console | None = None) -> None:
+
+def again_line(p: Progress) -> str | None:
+    """On a restart: which recorded games are played again, and why."""
+    if not p.again:
+        return None
+    shown = list(p.again)[:AGAIN_SHOWN]
+    ids = ", ".join(str(gid) for gid in shown)
+    if len(p.again) > len(shown):
+        ids += f" and {len(p.again) - len(shown)} more"
+    kinds = sorted(set(p.again.values()))
+    return (
+        f"{len(p.again)} {' or '.join(kinds)} game{'s' if len(p.again) != 1 else ''} "
+        f"to be played again from {'their seeds' if len(p.again) != 1 else 'its seed'} "
+        f"(under new ids): {ids}"
+    )
+
+
+class _Ticking:
+    """The progress line as it stands when it is drawn: Live draws it every second, so the time
+    elapsed and the time left move between games too."""
+
+    def __init__(self) -> None:
+        self.progress: Progress | None = None
+
+    def __rich__(self) -> Text:
+        return Text("starting…") if self.progress is None else progress_text(self.progress)
+
+
+class ProgressView:
+    """A live line on a terminal, drawn afresh every second. Elsewhere (logs, CI), a plain line
+    every few seconds while games end, and at least every `heartbeat` seconds while none does
+    (so that a log shows the run is alive through a long game). On a restart, a first line names
+    the games played again."""
+
+    def __init__(self, console: Console | None = None, heartbeat: float = 30.0) -> None:
         self.console = console or control_free_console(stderr=True)
         self.live: Live | None = None
+        self.ticking = _Ticking()
         self.last_plain = 0.0
+        self.heartbeat = heartbeat
+        self.stopped = threading.Event()
 
     def __enter__(self) -> ProgressView:
         if self.console.is_terminal:
-            self.live = Live(Text("starting…"), console=self.console, refresh_per_second=4)
+            self.live = Live(self.ticking, console=self.console, refresh_per_second=1)
             self.live.__enter__()
+        else:
+            threading.Thread(target=self._beat, name="progress-heartbeat", daemon=True).start()
         return self
 
     def __exit__(self, *exc: Any) -> None:
+        self.stopped.set()
         if self.live:
             self.live.__exit__(*exc)
 
+    def _beat(self) -> None:
+        # Only prints: the run's state is read, never written, from this thread.
+        while not self.stopped.wait(self.heartbeat / 4):
+            p = self.ticking.progress
+            if p is not None and time.monotonic() - self.last_plain >= self.heartbeat:
+                self._plain(p)
+
+    def _plain(self, p: Progress) -> None:
+        self.last_plain = time.monotonic()
+        print(progress_text(p).plain.split("\n")[0], file=sys.stderr)
+
     def update(self, p: Progress) -> None:
+        if self.ticking.progress is None and (line := again_line(p)):
+            self.console.print(Text(line, style="yellow"), soft_wrap=True)  # above the live line
+        self.ticking.progress = p
         if self.live:
-            self.live.update(progress_text(p))
+            self.live.refresh()
         elif time.monotonic() - self.last_plain > 5 or p.remaining == 0:
-            self.last_plain = time.monotonic()
-            print(progress_text(p).plain.split("\n")[0], file=sys.stderr)
+            self._plain(p)
 
 
 def _money(value: float | None) -> str:
@@ -100,7 +153,111 @@ def _est(line: Any) -> str:
     return " est." if line.tokens_estimated else ""
 
 
-def report_renderable(report: Report) -> Group:
+# The ratings table's columns; when the terminal is narrow, those with the highest rank are left
+# out first (those that say nothing, a bots-only run's costs, before any): what a model costs
+# and how often it wins outlast its token and re-ask figures.
+RATINGS_COLUMNS = (
+    Column("#", "right"),
+    Column("player"),
+    Column("Elo", "right"),
+    Column("95% interval"),
+    Column("games", "right"),
+    Column("W-L-T", "right", drop=6),
+    Column("win rate (95%)", drop=2),
+    Column("cost/game", "right", drop=1),
+    Column("out tok/dec", "right", drop=9),
+    Column("s/dec", "right", drop=5),
+    Column("re-ask", "right", drop=7),
+    Column("random", "right", drop=8),
+    Column("autopilot", "right", drop=4),
+)
+
+
+def _ratings_rows(report: Report, provisional: str) -> list[list[Any]]:
+    rows: list[list[Any]] = []
+    for n, line in enumerate(report.players, start=1):
+        name = Text(strip_control(line.name))
+        if line.provisional:
+            name.append(provisional, style="yellow")
+        rows.append(
+            [
+                str(n),
+                name,
+                f"{line.rating:.0f}",
+                f"{line.low:.0f} – {line.high:.0f}",
+                str(line.games),
+                f"{line.wins}-{line.losses}-{line.ties}",
+                f"{100 * line.win_rate:.1f}% ({100 * line.win_low:.0f}–{100 * line.win_high:.0f})",
+                "-" if line.reask_rate is None else _money(line.cost_per_game) + _est(line),
+                "-"
+                if line.output_tokens_per_decision is None
+                else f"{line.output_tokens_per_decision:.0f}" + _est(line),
+                "-" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f}",
+                _rate(line.reask_rate),
+                _rate(line.random_pick_rate),
+                _rate(line.autopilot_rate),
+            ]
+        )
+    return rows
+
+
+def _ratings_table(
+    console: Console, width: int | None, report: Report, title: Text
+) -> tuple[Fitted, bool]:
+    """The ratings table, and whether a `*` marks provisional players: where the word
+    `(provisional)` would cost a column or a whole name, the mark stands for it (the notes under
+    the table say what it means)."""
+    worded = fitted_table(
+        console, width, RATINGS_COLUMNS, _ratings_rows(report, " (provisional)"), title
+    )
+    if worded.fits and not worded.left_out:
+        return worded, False
+    marked = fitted_table(console, width, RATINGS_COLUMNS, _ratings_rows(report, " *"), title)
+    if (marked.fits, -len(marked.left_out)) > (worded.fits, -len(worded.left_out)):
+        return marked, True
+    return worded, False
+
+
+def _head_to_head(console: Console, width: int | None, report: Report) -> RenderableType:
+    """Row's score against column. Where the whole table does not fit, columns are headed by
+    the players' ranks in the ratings table (the rows keep the whole names), then the cells
+    shrink from `75% (4)` to `3/4` (score of games)."""
+    names = [line.name for line in report.players]
+    title = "head to head: row's score against column"
+
+    def cells(a: str, short: bool) -> list[str]:
+        out = []
+        for b in names:
+            cell = report.head_to_head.get(a, {}).get(b)
+            if a == b or not cell:
+                out.append("")
+            else:
+                out.append(
+                    f"{cell[0]:g}/{cell[1]}"
+                    if short
+                    else f"{100 * cell[0] / cell[1]:.0f}% ({cell[1]})"
+                )
+        return out
+
+    by_name = [Column(""), *(Column(Text(strip_control(n)), "right") for n in names)]
+    named: list[list[RenderableType]] = [[Text(strip_control(a)), *cells(a, False)] for a in names]
+    table = fitted_table(console, width, by_name, named, title + " (games)")
+    if table.fits:
+        return table.renderable
+    by_rank = [Column(""), *(Column(f"#{n}", "right") for n in range(1, len(names) + 1))]
+    for short, how in ((False, " (games)"), (True, ": score/games")):
+        labelled: list[list[RenderableType]] = [
+            [Text(strip_control(f"#{n} {a}")), *cells(a, short)]
+            for n, a in enumerate(names, start=1)
+        ]
+        table = fitted_table(console, width, by_rank, labelled, f"{title}{how}; #n: the rank")
+        if table.fits:
+            break
+    return table.renderable
+
+
+def report_renderable(report: Report, console: Console, width: int | None) -> Group:
+    """The ratings report, its tables fitted to `width` (see pokeview.fitted_table)."""
     parts: list[Any] = []
     if report.header:
         h = report.header
@@ -140,73 +297,21 @@ def report_renderable(report: Report) -> Group:
                 style="yellow",
             )
         )
-    table = Table(
-        title=Text(
-            strip_control(f"Bradley–Terry ratings, {report.scope}: {report.games} games"),
-            style="table.title",
-        ),
-        title_justify="left",
+    title = Text(
+        strip_control(f"Bradley–Terry ratings, {report.scope}: {report.games} games"),
+        style="table.title",
     )
-    for col, justify in (
-        ("#", "right"),
-        ("player", "left"),
-        ("Elo", "right"),
-        ("95% interval", "left"),
-        ("games", "right"),
-        ("W-L-T", "right"),
-        ("win rate (95%)", "left"),
-        ("cost/game", "right"),
-        ("out tok/dec", "right"),
-        ("s/dec", "right"),
-        ("re-ask", "right"),
-        ("random", "right"),
-        ("autopilot", "right"),
-    ):
-        table.add_column(col, justify=justify)  # type: ignore[arg-type]
-    for n, line in enumerate(report.players, start=1):
-        name = Text(strip_control(line.name))
-        if line.provisional:
-            name.append(" (provisional)", style="yellow")
-        table.add_row(
-            str(n),
-            name,
-            f"{line.rating:.0f}",
-            f"{line.low:.0f} – {line.high:.0f}",
-            str(line.games),
-            f"{line.wins}-{line.losses}-{line.ties}",
-            f"{100 * line.win_rate:.1f}% ({100 * line.win_low:.0f}–{100 * line.win_high:.0f})",
-            "-" if line.reask_rate is None else _money(line.cost_per_game) + _est(line),
-            "-"
-            if line.output_tokens_per_decision is None
-            else f"{line.output_tokens_per_decision:.0f}" + _est(line),
-            "-" if line.ms_per_decision is None else f"{line.ms_per_decision / 1000:.2f}",
-            _rate(line.reask_rate),
-            _rate(line.random_pick_rate),
-            _rate(line.autopilot_rate),
-        )
-    parts.append(table)
-    names = [line.name for line in report.players]
-    if len(names) > 1:
-        h2h = Table(title="head to head: row's score against column (games)", title_justify="left")
-        h2h.add_column("")
-        for name in names:
-            h2h.add_column(Text(strip_control(name)), justify="right")
-        for a in names:
-            cells = []
-            for b in names:
-                cell = report.head_to_head.get(a, {}).get(b)
-                cells.append(
-                    "" if a == b or not cell else f"{100 * cell[0] / cell[1]:.0f}% ({cell[1]})"
-                )
-            h2h.add_row(Text(strip_control(a)), *cells)
-        parts.append(h2h)
+    ratings, marked = _ratings_table(console, width, report, title)
+    parts.append(ratings.renderable)
+    if len(report.players) > 1:
+        parts.append(_head_to_head(console, width, report))
     notes = [
         f"Anchor: {report.anchor_note}. "
         f"Intervals: {report.samples} bootstrap samples drawn by mirror pair."
     ]
     if report.excluded_errors:
         notes.append(f"{report.excluded_errors} games that ended in a harness error are left out.")
-    notes.append("Provisional: fewer than 16 valid games.")
+    notes.append(f"Provisional{' (*)' if marked else ''}: fewer than 16 valid games.")
     if any(line.tokens_estimated for line in report.players):
         notes.append(ESTIMATES_NOTE)
     parts.append(Text(" ".join(notes), style="dim"))

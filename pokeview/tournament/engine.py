@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from typing import Any
 
 from pokeview.battle.loop import GameResult
 from pokeview.battle.play import play
@@ -28,6 +29,7 @@ from pokeview.players.server import ServerOptions
 from pokeview.ratings.decisions import ensure_stats
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
+from pokeview.tournament.eta import GameClock
 
 
 @dataclass
@@ -45,6 +47,8 @@ class Progress:
     started: float = field(default_factory=time.monotonic)
     last: GameResult | None = None
     last_spec: GameSpec | None = None  # the spec `last` was played from
+    clock: GameClock | None = None  # a run's games' times, for the time left
+    again: dict[int, str] = field(default_factory=dict)  # recorded games played again: status
 
     @property
     def recorded(self) -> int:
@@ -58,6 +62,8 @@ class Progress:
 
     @property
     def eta_seconds(self) -> float | None:
+        if self.clock is not None:
+            return self.clock.seconds_left()
         if not self.done:
             return None
         return (time.monotonic() - self.started) / self.done * self.remaining
@@ -112,21 +118,31 @@ class Engine:
         self.on_progress = on_progress
         self.semaphore = asyncio.Semaphore(concurrency)
 
-    async def play(self, games: Iterable[Callable[[], GameSpec]]) -> list[GameResult]:
-        """Play these games and count them. Each game's spec is made when its turn comes, with
-        players fresh for it (a server player holds its login while it lives)."""
-        return list(await asyncio.gather(*(self._one(game) for game in games)))
+    async def play(self, games: Iterable[tuple[Any, Callable[[], GameSpec]]]) -> list[GameResult]:
+        """Play these games and count them: each is (what the progress clock knows it by, how
+        to make its spec). A spec is made when its game's turn comes, with players fresh for it
+        (a server player holds its login while it lives)."""
+        return list(await asyncio.gather(*(self._one(key, game) for key, game in games)))
 
-    async def _one(self, game: Callable[[], GameSpec]) -> GameResult:
+    async def _one(self, key: Any, game: Callable[[], GameSpec]) -> GameResult:
         progress = self.progress
+        clock = progress.clock
         async with self.semaphore:
             progress.running += 1
+            if clock is not None:
+                clock.started(key)
             self._tell()
             spec = game()
             try:
                 result = await play(spec, venue=self.venue, store=self.store)
+            except BaseException:
+                if clock is not None:
+                    clock.ended(key, counted=False)  # cut short: its time says nothing
+                raise
             finally:
                 progress.running -= 1
+        if clock is not None:
+            clock.ended(key, counted=result.status != "interrupted")
         progress.last_spec = spec
         self.count(result)
         self._tell()

@@ -312,7 +312,7 @@ async def play_ladder(
                     finished_cleanly = True
                     break
                 failed_before = outcome.failed
-                await engine.play(game(*g) for g in pending)
+                await engine.play((g, game(*g)) for g in pending)
                 if outcome.failed - failed_before == len(pending):
                     outcome.why_stopped = (
                         f"all {len(pending)} games just played ended in errors (see `pokeview "

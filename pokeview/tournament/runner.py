@@ -25,12 +25,13 @@ from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
 from pokeview.tournament.engine import Engine, Progress, alive, checked_players, holding
+from pokeview.tournament.eta import GameClock
 from pokeview.tournament.schedule import PlannedGame, plan
 
 
 def prepare_run(
     store: Store, config: RunConfig, players: dict[str, Player] | None = None
-) -> tuple[int, list[PlannedGame], int]:
+) -> tuple[int, list[PlannedGame], int, dict[int, str]]:
     """Take the run for this process (creating it if new), clear what a dead runner left, and
     list the games still to play. Taking it is one write transaction: of two runners started at
     once, one plays and the other is told who does.
@@ -38,6 +39,7 @@ def prepare_run(
     A game counts as played by its players' names as recorded (`llm:loopback` for the spec
     `loopback`), so a spec and the name it stands for are one player. A player whose settings
     changed since the run's games were played is refused: its games would mix two players.
+    The last item names the recorded games (id: status) that are played again.
     """
     planned = plan(config)
     players = players or {spec: make_player(spec, config.players_file) for spec in config.players}
@@ -47,14 +49,20 @@ def prepare_run(
         _check_same_players(config.name, existing.header, players)
     run = store.claim_run(config.name, config.raw, config.config_hash, len(planned), alive)
     run_id = run.id
-    done = set()
+    done: set[tuple[Any, ...]] = set()
+    cut_short: dict[tuple[Any, ...], tuple[int, str]] = {}
     for game in store.run_games(run_id):
+        key = played_key(game.pair, game.seat, game.p1, game.p2)
         if game.status == "running":
             store.mark_interrupted(game.id)  # played again from its seed, under a new id
+            cut_short[key] = (game.id, "interrupted")
         elif game.status in ("finished", "error"):  # void and interrupted games are played again
-            done.add(played_key(game.pair, game.seat, game.p1, game.p2))
+            done.add(key)
+        else:  # the latest record of each game is the one named
+            cut_short[key] = (game.id, game.status)
     todo = [g for g in planned if played_key(g.pair, g.seat, names[g.p1], names[g.p2]) not in done]
-    return run_id, todo, len(planned) - len(todo)
+    again = dict(sorted(v for key, v in cut_short.items() if key not in done))
+    return run_id, todo, len(planned) - len(todo), again
 
 
 def _check_same_players(
@@ -139,18 +147,19 @@ async def run_tournament(
     if not bridge.running:
         await bridge.start()
     await showdown_accepts(bridge, config)
-    run_id, todo, done_before = prepare_run(store, config, players)
+    run_id, todo, done_before, again = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
+    names = {spec: player.name for spec, player in players.items()}
     del players  # fresh players play each game; a server player holds its login while it lives
     store.update_run(run_id, header=run_header(config, bridge, described))
-    progress = Progress(planned=len(plan(config)), done_before=done_before)
-    engine = Engine(
-        store,
-        bridge,
-        progress,
-        concurrency=concurrency or config.concurrency,
-        on_progress=on_progress,
+    slots = concurrency or config.concurrency
+    clock = GameClock(todo, slots, names)
+    for p1, p2, seconds in store.run_game_times(run_id):  # a restart knows the games before it
+        clock.recorded(p1, p2, seconds)
+    progress = Progress(
+        planned=len(plan(config)), done_before=done_before, clock=clock, again=again
     )
+    engine = Engine(store, bridge, progress, concurrency=slots, on_progress=on_progress)
 
     def ending() -> str:
         # `finished` only when every planned game is recorded and none ended in an error: a
@@ -175,7 +184,7 @@ async def run_tournament(
         )
 
     async with holding(store, run_id, ending):
-        await engine.play(game(g) for g in todo)
+        await engine.play((g, game(g)) for g in todo)
     return progress
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.store import open_store
-from tests.helpers import one_clear_line, pokeview
+from tests.helpers import on_a_pty, one_clear_line, pokeview
 
 
 def logs(db: Path, game_id: int) -> tuple[str | None, str | None]:
@@ -139,3 +139,54 @@ def test_unknown_game_for_verify(tmp_path):
 def test_help(command):
     run = pokeview(command, "--help")
     assert run.returncode == 0 and "usage: pokeview " + command in run.stdout
+
+
+def on_a_terminal(argv: list[str], db: Path, ready: str) -> str:
+    """`pokeview ARGV` on a pseudo-terminal of 120x40: once the database holds a game in the
+    state `ready` with a decision made, `q` is typed; what the terminal showed."""
+    import contextlib
+
+    def leave() -> bytes | None:
+        if not db.exists():
+            return None
+        # Not before the tables are made.
+        with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
+            query = "select 1 from games g join decisions d on d.game_id = g.id where g.status = ?"
+            if conn.execute(query, (ready,)).fetchone():
+                return b"q"
+        return None
+
+    env = {"TERM": "xterm-256color", "COLUMNS": "120", "LINES": "40"}
+    code, shown = on_a_pty(argv, env, keys=leave)
+    assert code == 0, shown
+    return shown
+
+
+def test_leaving_play_says_the_game_is_kept_and_how_to_resume_it(tmp_path):
+    db = tmp_path / "play.db"
+    shown = on_a_terminal(
+        ["play", "--vs", "random", "--seed", "kept", "--db", str(db)], db, "running"
+    )
+    line = f"game 1 is kept, unfinished; to go on: pokeview play --resume 1 --db {db}"
+    assert line in shown
+    # That command goes on with it (the game runs again); leaving again says so again.
+    again = on_a_terminal(["play", "--resume", "1", "--db", str(db)], db, "running")
+    assert line in again
+
+
+def test_resume_takes_a_game_and_says_why_another_cannot_be(tmp_path):
+    db = tmp_path / "resume.db"
+    assert (
+        pokeview("import", "recordings/heuristic-vs-max-damage.json", "--db", str(db)).returncode
+        == 0
+    )
+    not_yours = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
+    assert "game 1 (heuristic vs max-damage) was not played by a person" in not_yours
+    unknown = one_clear_line(pokeview("play", "--resume", "7", "--db", str(db)))
+    assert "7" in unknown
+    none = one_clear_line(pokeview("play", "--resume", "--db", str(db)))
+    assert "there is no unfinished game of yours to resume" in none
+    with sqlite3.connect(db) as conn:  # a game of a person's, played to its end
+        conn.execute("update games set p1_config = json_set(p1_config, '$.kind', 'human')")
+    finished = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
+    assert "game 1 is finished, not left mid-way: nothing to resume" in finished

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import signal
 import subprocess
@@ -13,10 +14,13 @@ from poke_env.player import Player
 from pokeview.battle import seeds
 from pokeview.battle.play import OnBridge, play
 from pokeview.battle.spec import GameSpec
+from pokeview.cli import main
 from pokeview.players import make_player
+from pokeview.players.base import Decision
 from pokeview.sim import install
 from pokeview.sim.server import port_open
 from tests.helpers import free_port, one_clear_line, play_one, pokeview
+from tests.helpers import game as a_game
 
 
 class FirstMovePlayer(Player):
@@ -430,3 +434,48 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     )
     assert "Showdown" in one_clear_line(pokeview("import", str(bad_team), "--db", db))
     assert rows(db, "select count(*) from games") == [(1,)]
+
+
+class Waits:
+    """Holds its first decision until let go, so that its game is running for as long as the
+    test needs."""
+
+    kind = "test"
+    name = "waits"
+
+    def __init__(self) -> None:
+        self.asked, self.go = asyncio.Event(), asyncio.Event()
+
+    def describe(self) -> dict:
+        return {"kind": "test"}
+
+    async def decide(self, ctx) -> Decision:
+        self.asked.set()
+        await self.go.wait()
+        return Decision(0)
+
+
+async def test_a_running_game_is_refused_as_a_log_not_written_empty(
+    bridge, store, tmp_path, capsys
+):
+    waits = Waits()
+    playing = asyncio.create_task(a_game(bridge, store, waits, "random", text="running"))
+    await waits.asked.wait()
+    store.commit()
+    game_id = store.games(status="running")[0].id
+    db = str(store.path)
+    for fmt in ("log", "inputlog", "html"):
+        out = tmp_path / f"running.{fmt}"
+        assert main(["--db", db, "export", str(game_id), "--format", fmt, "-o", str(out)]) == 2
+        said = capsys.readouterr()
+        assert not out.exists() and "written" not in said.out
+        assert said.err.count("\n") == 1 and f"game {game_id} is still being played" in said.err
+        assert f"`pokeview export {game_id}` (JSON) has what is recorded so far" in said.err
+    # The JSON export gives what is recorded so far, and says the game is running.
+    assert main(["--db", db, "export", str(game_id)]) == 0
+    assert json.loads(capsys.readouterr().out)["game"]["status"] == "running"
+    waits.go.set()
+    result = await playing
+    assert result.status == "finished"
+    assert main(["--db", db, "export", str(game_id), "--format", "log"]) == 0
+    assert "|win|" in capsys.readouterr().out

@@ -70,8 +70,17 @@ def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(
             "select count(*) from games where status = 'running'"
         ).fetchone()[0]
     assert interrupted >= 1  # the kills really left games half-played
+    with sqlite3.connect(killed) as conn:
+        cut_short = {
+            gid for (gid,) in conn.execute("select id from games where status = 'running'")
+        }
     done = pokeview("run", str(config), "--db", str(killed))
     assert done.returncode == 0, done.stderr
+    # The restart says which games it plays again, by id, before it plays them.
+    said = [line for line in done.stderr.splitlines() if "to be played again" in line]
+    assert len(said) == 1, done.stderr
+    count, ids = said[0].split(" ", 1)[0], said[0].rsplit(": ", 1)[1].split(", ")
+    assert int(count) == len(ids) and cut_short <= {int(i) for i in ids}
     with sqlite3.connect(killed) as conn:
         kept, why = conn.execute(
             "select count(*), min(error) from games where status = 'interrupted'"

@@ -3,14 +3,10 @@ holds no control character from the data (exports into a pipe stay byte for byte
 
 from __future__ import annotations
 
-import os
-import pty
-import subprocess
-import sys
-
 import pytest
 
 from pokeview.cli import main
+from tests.helpers import on_a_pty
 from tests.hostile import CONTROL, control_in, evil, hostile_db
 
 # What a terminal would act on. On a terminal Rich adds its own styling (ESC [ … m), so there
@@ -41,7 +37,7 @@ COMMANDS = [
     ["watch", evil("1")],
     ["verify", evil("1")],
 ]
-SHOWN_WHOLE = {"runs", "ratings", "prompt"}  # tables elsewhere cut a long name short
+SHOWN_WHOLE = {"runs", "ratings", "prompt", "games"}  # printed whole into a pipe
 
 
 @pytest.mark.parametrize("argv", COMMANDS, ids=" ".join)
@@ -71,25 +67,10 @@ def test_an_export_into_a_pipe_is_exact(db, fmt, capsys):
 
 def on_a_terminal(*argv: str) -> str:
     """`pokeview ARGV` with its output on a pseudo-terminal, as a person sees it."""
-    parent, child = pty.openpty()
-    env = {**os.environ, "COLUMNS": "200", "TERM": "xterm-256color"}
-    env.pop("NO_COLOR", None)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pokeview", *argv], stdout=child, stderr=child, env=env
-    )
-    os.close(child)
-    chunks = []
-    while True:
-        try:
-            chunk = os.read(parent, 65536)
-        except OSError:  # the child closed the terminal
-            break
-        if not chunk:
-            break
-        chunks.append(chunk)
-    os.close(parent)
-    assert proc.wait(timeout=60) in (0, 1)
-    return b"".join(chunks).decode("utf-8", "replace")
+    env = {"COLUMNS": "200", "TERM": "xterm-256color", "NO_COLOR": ""}
+    code, shown = on_a_pty(list(argv), env, size=(200, 50), timeout=60)
+    assert code in (0, 1)
+    return shown
 
 
 @pytest.mark.parametrize(
