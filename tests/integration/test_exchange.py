@@ -17,6 +17,7 @@ from pokeview.battle.spec import GameSpec
 from pokeview.cli import main
 from pokeview.players import make_player
 from pokeview.players.base import Decision
+from pokeview.players.base import Player as PokeviewPlayer
 from pokeview.sim import install
 from pokeview.sim.server import port_open
 from tests.helpers import free_port, one_clear_line, play_one, pokeview
@@ -436,7 +437,7 @@ def test_bad_import_files_are_one_clear_line_and_leave_nothing(tmp_path):
     assert rows(db, "select count(*) from games") == [(1,)]
 
 
-class Waits:
+class Waits(PokeviewPlayer):
     """Holds its first decision until let go, so that its game is running for as long as the
     test needs."""
 
