@@ -8,6 +8,9 @@ from functools import partial
 from pathlib import Path
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
+from textual.fuzzy import Matcher
+from textual.markup import escape
 from textual.screen import Screen
 
 from pokeview.text import strip_control
@@ -101,7 +104,7 @@ class PokeviewCommands(Provider):
 
     async def discover(self) -> Hits:
         for name, run, help in self._commands():
-            yield DiscoveryHit(name, run, help=help)
+            yield DiscoveryHit(Content(name), run, text=name, help=escape(help))
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -118,7 +121,19 @@ class PokeviewCommands(Provider):
         for name, run, help in commands:
             score = matcher.match(name)
             if score > 0:
-                yield Hit(score, matcher.highlight(name), run, help=help)
+                yield Hit(score, _highlight(matcher, name), run, text=name, help=escape(help))
+
+
+def _highlight(matcher: Matcher, name: str) -> Content:
+    """`matcher.highlight(name)` with the name taken literally: a run's or a player's name may
+    hold markup (Textual's own highlight parses it: `[/]` raised, `[@click=...]` acted)."""
+    content = Content(name)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, name)
+    if score:
+        for offset in offsets:
+            if not name[offset].isspace():
+                content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
 
 
 def _recorded(path: Path) -> tuple[list[tuple[int, str]], list[str]]:

@@ -203,7 +203,7 @@ def cmd_games(args: argparse.Namespace) -> int:
                 safe(g.format),
                 safe(g.p1),
                 safe(g.p2),
-                ((g.winner or "-") if winner_side else safe(g.winner_name))
+                (safe(g.winner or "-") if winner_side else safe(g.winner_name))
                 + (f" ({g.ending})" if g.ending else ""),  # the word fits
                 str(g.turns or "-"),
                 g.status

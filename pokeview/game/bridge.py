@@ -122,7 +122,7 @@ class SideUpdate(msgspec.Struct, forbid_unknown_fields=True):
 
     lines: list[str]
     text: list[str]
-    # The request and what the side knows (its state, taken at each request) come as the
+    # The request and what the side knows (its state, sent at every step it saw lines) come as the
     # bridge's JSON, undecoded: the record writes them as they are (together two thirds of a
     # step's bytes), and each is decoded only for a reader.
     request_json: msgspec.Raw = msgspec.field(default=NULL_JSON, name="request")

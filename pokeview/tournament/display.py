@@ -257,7 +257,7 @@ def _head_to_head(console: Console, width: int | None, report: Report) -> Render
 
 
 def report_renderable(report: Report, console: Console, width: int | None) -> Group:
-    """The ratings report, its tables fitted to `width` (see pokeview.fitted_table)."""
+    """The ratings report, its tables fitted to `width` (see pokeview.terminal_tables)."""
     parts: list[Any] = []
     if report.header:
         h = report.header

@@ -132,8 +132,8 @@ class Engine:
             if clock is not None:
                 clock.started(key)
             self._tell()
-            spec = game()
             try:
+                spec = game()  # making the players may fail: the clock is told all the same
                 result = await play(spec, venue=self.venue, store=self.store)
             except BaseException:
                 if clock is not None:

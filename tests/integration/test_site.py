@@ -14,6 +14,7 @@ import pytest
 
 from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
+from pokeview.game.decision import ModelDetail, messages_of
 from pokeview.site.build import build_site
 from pokeview.site.html import game_file
 from pokeview.tournament.config import parse_run_config
@@ -101,7 +102,8 @@ async def test_a_run_makes_a_site_whose_links_resolve_and_game_pages_hold_the_re
     decisions = sorted(
         (d for (s, _), d in replay.decisions.items() if s == side), key=lambda d: d.idx
     )
-    assert decisions and all(d.detail.get("reasoning") for d in decisions)
+    assert decisions and all(isinstance(d.detail, ModelDetail) for d in decisions)
+    assert all(d.detail.reasoning for d in decisions)
     dom = dom_of(folder / game_file(game.id), "#t2")
     shown = re.findall(r'<section class="turn shown" id="t(\d+)"', dom)
     assert shown == ["2"]  # the script ran and followed the deep link
@@ -110,12 +112,12 @@ async def test_a_run_makes_a_site_whose_links_resolve_and_game_pages_hold_the_re
         prompts = [
             html.unescape(p) for p in re.findall(r'<pre class="prompt">(.*?)</pre>', block, re.S)
         ]
-        sent = [m["content"] for m in d.detail["messages"] if m["role"] != "assistant"]
+        sent = [m.content for m in d.detail.messages if m.role != "assistant"]
         assert prompts == sent
         reasoning = re.search(r'<pre class="reasoning">(.*?)</pre>', block, re.S)
-        assert reasoning and html.unescape(reasoning.group(1)) == d.detail["reasoning"]
+        assert reasoning and html.unescape(reasoning.group(1)) == d.detail.reasoning
         answer = re.search(r'<pre class="answer">(.*?)</pre>', block, re.S)
-        assert answer and html.unescape(answer.group(1)) == d.detail["answer"]
+        assert answer and html.unescape(answer.group(1)) == d.detail.answer
     downloads = [
         folder / f"data/game-{game.id}.{k}" for k in ("json.gz", "inputlog.txt", "log.txt")
     ]
@@ -234,16 +236,15 @@ async def test_a_game_page_steps_by_key_and_by_click_and_shows_the_prompt(bridge
             (d for (s, _), d in Replay.load(store, game.id).decisions.items() if s == side),
             key=lambda d: d.idx,
         )
+        assert isinstance(decision.detail, ModelDetail)
         block = f"document.getElementById('{side}-d{decision.idx}')"
         prompts = browser.value(
             f"Array.from({block}.querySelectorAll('pre.prompt'), p => p.textContent)"
         )
-        assert prompts == [
-            m["content"] for m in decision.detail["messages"] if m["role"] != "assistant"
-        ]
+        assert prompts == [m.content for m in messages_of(decision.detail) if m.role != "assistant"]
         assert (
             browser.value(f"{block}.querySelector('pre.reasoning').textContent")
-            == decision.detail["reasoning"]
+            == decision.detail.reasoning
         )
         # The games list, filtered by player as a reader would.
         browser.call("Page.navigate", url=(folder / "games.html").as_uri())

@@ -79,3 +79,26 @@ def test_the_command_line_prints_names_literally(tmp_path, name, capsys):
     hostile_db(tmp_path / f"{name}.db", name)
     assert main(["--db", db2, "games"]) == 0
     assert f"{name}.db" in capsys.readouterr().out.replace("\n", "")
+
+
+@pytest.mark.parametrize("name", NAMES)
+async def test_the_palette_lists_a_run_name_and_players_literally(tmp_path, name):
+    from textual.command import CommandList
+
+    db = hostile_db(tmp_path / "h.db", name)
+    with sqlite3.connect(db) as conn:
+        conn.execute("update games set p1 = ? where id = 1", (name,))
+    app = make_app(db)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await pilot.pause(0.2)
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.5)  # the games and runs are read, and listed with no query
+        options = app.screen.query_one(CommandList)
+        shown = [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+        assert any(f"ratings of run {name}" in s for s in shown), shown
+        assert any(f"{name} vs " in s for s in shown), shown
+        await pilot.press(*"ratings of run")
+        await pilot.pause(0.5)
+        shown = [str(options.get_option_at_index(n).prompt) for n in range(options.option_count)]
+        assert any(f"ratings of run {name}" in s for s in shown), shown
+        assert app.is_running and app.return_code is None

@@ -98,3 +98,14 @@ def test_into_a_pipe_with_no_width_a_table_is_printed_whole(db, capsys, monkeypa
     assert main(["--db", str(db), "ratings", "widths"]) == 0
     out = capsys.readouterr().out
     assert "left out" not in out and "autopilot" in out and "out tok/dec" in out
+
+
+def test_at_80_columns_a_stored_winner_is_shown_literally(db, capsys, monkeypatch):
+    """The winner by side comes from the record as it is (another program's database may hold
+    anything there): never read as markup."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        conn.execute("update games set winner = '[/]x[bold]' where id = 24")
+    lines = shown(capsys, monkeypatch, 80, "--db", str(db), "games", "--limit", "10")
+    assert any("[/]x[bold]" in row for row in rows(lines, "24 games in")), lines

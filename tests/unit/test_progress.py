@@ -110,3 +110,24 @@ def test_a_restart_with_many_games_to_play_again_names_the_first_twenty():
     line = again_line(Progress(planned=40, done_before=0, again=again))
     assert line is not None and line.startswith("30 void games to be played again")
     assert "119 and 10 more" in line and "120" not in line.split(" and ")[0]
+
+
+def test_a_game_whose_spec_cannot_be_made_is_told_to_the_clock_and_leaves_the_count():
+    import asyncio
+
+    import pytest
+
+    from pokeview.tournament.engine import Engine
+
+    planned = games("a", "b", 2)
+    clock = GameClock(planned, slots=1)
+    progress = Progress(planned=2, done_before=0, clock=clock)
+    engine = Engine(None, None, progress, concurrency=1)  # type: ignore[arg-type]
+
+    def broken():
+        raise RuntimeError("no such player")
+
+    with pytest.raises(RuntimeError):
+        asyncio.run(engine.play([(planned[0], broken)]))
+    assert progress.running == 0
+    assert clock.running == {}
