@@ -4,6 +4,7 @@ every name is whole; columns that do not fit are left out, and named."""
 from __future__ import annotations
 
 import itertools
+import shutil
 
 import orjson
 import pytest
@@ -16,10 +17,10 @@ RECORDING = "loopback-test-model-vs-heuristic.json"
 NAMES = ["heuristic", "llm:loopback", "llm:loopback-slow", "llm:claude-haiku-4-5"]
 
 
-@pytest.fixture
-def db(tmp_path):
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
     """A run of 24 games between four players, one of them with a long name."""
-    path = tmp_path / "tables.db"
+    path = tmp_path_factory.mktemp("tables") / "tables.db"
     doc = orjson.loads((paths.recordings_dir() / RECORDING).read_bytes())
     store = open_store(path)
     run_id = store.create_run("widths", {"name": "widths"}, "hash", 24)
@@ -36,6 +37,14 @@ def db(tmp_path):
         events = [(e["side"], e["kind"], e["data"], e["at"]) for e in doc["events"]]
         store.import_game(game, decisions, events)
     store.close()
+    return path
+
+
+@pytest.fixture
+def db(built, tmp_path):
+    """A copy of the built run for each test (one writes to it)."""
+    path = tmp_path / "tables.db"
+    shutil.copyfile(built, path)
     return path
 
 

@@ -53,10 +53,11 @@ def test_the_progress_line_moves_between_games():
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=200)
     progress = Progress(planned=4, done_before=0, running=2)
+    progress.started = time.monotonic() - 0.5  # the next second is half a second away
     with ProgressView(console) as view:
         view.update(progress)
-        time.sleep(2.2)
-    assert "elapsed 0m00s" in out.getvalue() and "elapsed 0m02s" in out.getvalue()
+        time.sleep(1.2)
+    assert "elapsed 0m00s" in out.getvalue() and "elapsed 0m01s" in out.getvalue()
 
 
 def test_a_restart_names_the_games_it_plays_again():
@@ -97,9 +98,10 @@ def test_a_matchup_with_no_game_over_is_given_twice_its_longest_running_time():
 def test_in_a_log_the_line_is_printed_while_no_game_ends(capsys):
     """Not on a terminal (a log, CI), a long game without an end still shows the run alive."""
     progress = Progress(planned=4, done_before=0, running=2)
-    with ProgressView(Console(file=io.StringIO()), heartbeat=0.4) as view:
+    progress.started = time.monotonic() - 0.75  # the next second is a quarter of one away
+    with ProgressView(Console(file=io.StringIO()), heartbeat=0.2) as view:
         view.update(progress)
-        time.sleep(1.5)
+        time.sleep(0.75)
     lines = capsys.readouterr().err.splitlines()
     assert len(lines) >= 3 and all("0/4 games" in line for line in lines)
     assert lines[0] != lines[-1]  # the time elapsed moved
