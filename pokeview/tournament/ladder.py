@@ -159,10 +159,11 @@ def _player_name(spec: str, players_file: str | None) -> str:
     """The name a player's games are recorded under; an unknown player is one clear line.
     A model need only be in the players file: its key is needed when it plays."""
     from pokeview.players import make_player
+    from pokeview.players.kinds import LOOPBACK
     from pokeview.players.llm.config import load_players, players_path
 
     spec = spec.strip()
-    if spec.startswith("llm:") and spec != "llm:loopback":
+    if spec.startswith("llm:") and spec.removeprefix("llm:") not in LOOPBACK:
         models = load_players(players_file)
         if spec.removeprefix("llm:") not in models:
             listed = ", ".join(sorted(models)) or "none"

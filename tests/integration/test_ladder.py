@@ -268,3 +268,14 @@ async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
     assert spends == sorted(spends) and spends[-1] == pytest.approx(outcome.spent.usd, abs=1e-4)
     lines = ladder_play.status_lines(store, ladder.load_ladder(store, "usd"), str(players))
     assert any(line.startswith("  llm:paid: placed; cost per game $0.0") for line in lines)
+
+
+def test_every_built_in_stand_in_joins_a_ladder_with_no_players_file(tmp_path):
+    """`llm:loopback-slow` (and the native-API stand-ins) are built in, as `llm:loopback` is:
+    adding one to a ladder needs no players file."""
+    from pokeview.players.kinds import LOOPBACK
+    from pokeview.tournament.ladder import _player_name
+
+    missing = tmp_path / "players.toml"
+    for name in LOOPBACK:
+        assert _player_name(f"llm:{name}", str(missing)) == f"llm:{name}"
