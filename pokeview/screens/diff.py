@@ -13,8 +13,8 @@ from textual.containers import Horizontal
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 
+from pokeview.board.parts import literal
 from pokeview.pokeval import Comparison
-from pokeview.widgets.render import literal
 
 
 def score_line(results: list[Comparison]) -> str:

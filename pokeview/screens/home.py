@@ -13,10 +13,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
+from pokeview.board.parts import literal
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
 from pokeview.widgets.fitted_table import FittedTable
-from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
     from pokeview.store.rows import GameLine

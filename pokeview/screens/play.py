@@ -29,6 +29,8 @@ from textual.widgets import Footer, Header, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
+from pokeview.board.layout import BoardView
+from pokeview.board.parts import literal
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
 from pokeview.screens.help import HELP
@@ -42,7 +44,6 @@ from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.move_details import action_line
 from pokeview.widgets.pokemon_detail import DETAIL_BINDINGS
-from pokeview.widgets.render import literal
 
 if TYPE_CHECKING:
     from pokeview.battle.loop import GameResult
@@ -183,7 +184,7 @@ class PlayScreen(DetailKeys, Screen[None]):
         self._record_spoiler()
         state = ctx.updates[-1].state if ctx.updates else None
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
-        self.query_one(Board).show(view=self.side, turn=ctx.turn, near=state, far=None, names=names)
+        self.query_one(Board).show(BoardView(self.side, ctx.turn, state, None, names))
         self._log(ctx.updates)
         actions = self.query_one(OptionList)
         actions.clear_options()
@@ -246,7 +247,7 @@ class PlayScreen(DetailKeys, Screen[None]):
         state = states[-1]
         names = {self.side: "your team", ("p2" if self.side == "p1" else "p1"): self.opponent_spec}
         turn = self.result.turns or state.turn
-        self.query_one(Board).show(view=self.side, turn=turn, near=state, far=None, names=names)
+        self.query_one(Board).show(BoardView(self.side, turn, state, None, names))
 
     # -- the person -----------------------------------------------------------------------
 

@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, Static, TextArea
 from textual.widgets.text_area import TextAreaTheme
 
+from pokeview.board.parts import literal
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.text import strip_control
-from pokeview.widgets.render import literal
 
 SEARCH_THEME = TextAreaTheme(
     "pokeview-search",

@@ -20,11 +20,11 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Header, Select, Static
 
+from pokeview.board.parts import literal
 from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
-from pokeview.widgets.render import literal
 
 AXIS_WIDTH = 36  # the widest axis; narrower screens get a shorter one, never a cut one
 WIDE = 110

@@ -21,13 +21,13 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Static
 from textual.worker import get_current_worker
 
+from pokeview.board.parts import literal
 from pokeview.game.side import SideState
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
 from pokeview.widgets.fitted_table import FittedTable
-from pokeview.widgets.render import literal
 
 POLL_SECONDS = 1.0
 # At 80 columns the running games keep who plays, the turn and whose decision is awaited; what

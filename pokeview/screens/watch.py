@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.console import RenderableType
 from rich.text import Text
@@ -32,6 +32,8 @@ from textual.widgets import Footer, Header, Static
 from textual.worker import get_current_worker
 
 from pokeview.battle.replay import END, VIEWS, News, Replay
+from pokeview.board.layout import of_replay as board_of
+from pokeview.board.parts import literal
 from pokeview.game.decision import messages_of
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
@@ -42,7 +44,6 @@ from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane, ending
 from pokeview.widgets.pokemon_detail import DETAIL_BINDINGS
-from pokeview.widgets.render import literal
 
 SPEEDS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
 TURN = Binding.Group("turn")
@@ -300,31 +301,13 @@ class WatchScreen(DetailKeys, Screen[None]):
             return
         position = self.validate_position(self.position)
         frame = self.frames[position]
-        self.query_one(Board).show(**self._board_of(self.view, position), key=(self.view, position))
+        shown = board_of(replay, self.view, position)
+        self.query_one(Board).show(shown, key=(self.view, position))
         self._draw_log(frame)
         self._draw_decision(frame)
         self._draw_status()
         self._ahead = self._drawings_ahead(self.view, position)
         self.call_after_refresh(self._draw_next)
-
-    def _board_of(self, view: str, position: int) -> dict[str, Any]:
-        """What the board shows at frame `position` of `view`."""
-        replay = self.replay
-        assert replay is not None
-        if view == "spectator":
-            near = replay.state_of("spectator", position, "p1")
-            far = replay.state_of("spectator", position, "p2")
-        else:
-            # The side's state at the frame's moment (the bridge sends one at every step).
-            near, far = replay.state_of(view, position, view), None
-        return {
-            "view": view,
-            "turn": replay.frames[view][position].turn,
-            "near": near,
-            "far": far,
-            "names": {"p1": replay.game.p1, "p2": replay.game.p2},
-            "public": replay.game.is_imported_replay,
-        }
 
     def _decision_of(self, frame) -> tuple[tuple, DecisionRow | None, bool]:  # noqa: ANN001
         """The decision pane at `frame`: a key naming what it shows, the decision, and whether
@@ -403,7 +386,7 @@ class WatchScreen(DetailKeys, Screen[None]):
             frames = self.replay.frames[there]
             if not 0 <= at < len(frames) or (there, at) == (view, position):
                 continue
-            if board.draw_ahead((there, at), partial(self._board_of, there, at)):
+            if board.draw_ahead((there, at), partial(board_of, self.replay, there, at)):
                 yield
             key, decision, thinking = self._decision_of(frames[at])
             make = partial(self._decision_content, frames[at], decision)

@@ -8,12 +8,12 @@ from rich.console import Group, RenderableType
 from rich.rule import Rule
 from rich.text import Text
 
+from pokeview.board.parts import literal
 from pokeview.game.decision import Attempt, ModelDetail, SearchDetail, SearchInfo, TokenUsage
 from pokeview.game.side import SideState
 from pokeview.store.store import DecisionRow, GameRow
 from pokeview.widgets.lines import Lines
 from pokeview.widgets.move_details import action_line
-from pokeview.widgets.render import literal
 
 
 def _tokens(usage: TokenUsage | None) -> str:

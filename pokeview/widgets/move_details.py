@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from rich.text import Text
 
+from pokeview.board.parts import literal
 from pokeview.game.side import MoveInfo, MoveSlot, Pokemon, SideState
 from pokeview.sim.dex import effectiveness, generation
-from pokeview.widgets.render import literal
 
 CATEGORY = {"Physical": "Phys", "Special": "Spec", "Status": "Status"}
 EFFECT = {0.0: "0×", 0.25: "¼×", 0.5: "½×", 1.0: "1×", 2.0: "2×", 4.0: "4×"}

@@ -9,10 +9,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 from textual.binding import Binding, BindingType
 
-from pokeview.game.side import Pokemon
-from pokeview.sim.dex import generation, possible_abilities, random_sets
-from pokeview.widgets.lines import Lines
-from pokeview.widgets.render import (
+from pokeview.board.parts import (
     STATUS,
     ability_text,
     item_text,
@@ -21,6 +18,9 @@ from pokeview.widgets.render import (
     types_text,
     volatiles_text,
 )
+from pokeview.game.side import Pokemon
+from pokeview.sim.dex import generation, possible_abilities, random_sets
+from pokeview.widgets.lines import Lines
 
 DETAIL = Binding.Group("Pokémon")
 # Declared once for every screen with a board: open/close the panel, pick the Pokémon.

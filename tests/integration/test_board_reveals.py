@@ -15,8 +15,8 @@ import pytest
 from rich.console import Console
 
 from pokeview.battle.replay import Replay
-from pokeview.widgets.board import Board
-from pokeview.widgets.render import field_line
+from pokeview.board.layout import BoardView, block, draw, halves
+from pokeview.board.parts import field_line
 from tests.integration.test_real_logs import SINGLES, _imported
 
 
@@ -138,12 +138,11 @@ def board_text(renderable) -> str:  # noqa: ANN001
     return console.export_text()
 
 
-def check_frame(board: Board, shown: dict, reading: Reading, where: str) -> tuple[int, int]:
+def check_frame(shown: BoardView, reading: Reading, where: str) -> tuple[int, int]:
     """Everything the reading holds now is on the board; (volatiles, others) checked."""
-    halves = board._halves(shown)
-    field_text = board_text(board._content(shown, compact=False))
+    field_text = board_text(draw(shown))
     checked = [0, 0]
-    field_only = to_id(board_text(field_line(shown["near"])))
+    field_only = to_id(board_text(field_line(shown.near)))
     if not reading.weather:  # ended (or never started): not said
         assert "weather" not in field_only, (where, field_only)
     if reading.weather:
@@ -153,8 +152,8 @@ def check_frame(board: Board, shown: dict, reading: Reading, where: str) -> tupl
     for name in reading.field_:
         assert to_id(name.removesuffix(" Terrain")) in to_id(field_text), (where, name)
         checked[1] += 1
-    for half in halves:
-        text = board_text(board._block(half, shown["names"], compact=False))
+    for half in halves(shown):
+        text = board_text(block(half, shown.names))
         lines = text.splitlines()
         side = half.side
         for condition in reading.sides[side]:  # on its own side's block, as a line of its own
@@ -168,22 +167,22 @@ def check_frame(board: Board, shown: dict, reading: Reading, where: str) -> tupl
         name = reading.active.get(side)
         if name is None or not any(m.active for m in half.team):
             continue
-        block = to_id(text)
+        known_ids = to_id(text)
         for volatile in reading.volatiles[side]:
-            assert volatile in block, (where, side, volatile, text)
+            assert volatile in known_ids, (where, side, volatile, text)
             checked[0] += 1
         ability = reading.borrowed.get((side, name)) or reading.abilities.get((side, name))
         for known in (reading.items.get((side, name)), ability):
             if known:
-                assert to_id(known) in block, (where, side, name, known, text)
+                assert to_id(known) in known_ids, (where, side, name, known, text)
                 checked[1] += 1
     return checked[0], checked[1]
 
 
-def ended_checks(board: Board, shown: dict, gone: dict[str, set[str]], where: str) -> int:
+def ended_checks(shown: BoardView, gone: dict[str, set[str]], where: str) -> int:
     """Volatiles the log ended are not on the active Pokémon's line any more."""
     count = 0
-    for half in board._halves(shown):
+    for half in halves(shown):
         if not gone.get(half.side) or not any(m.active for m in half.team):
             continue
         mon = next(m for m in half.team if m.active)
@@ -198,7 +197,6 @@ def ended_checks(board: Board, shown: dict, gone: dict[str, set[str]], where: st
 async def test_every_reveal_is_on_the_board_at_its_frame(bridge, store, name):
     game_id = await _imported(store, bridge, name)
     replay = Replay.load(store, game_id)
-    board = Board()
     lines = [(e.id, line) for e in store.events(game_id) if e.kind == "log" for line in e.data]
     totals = [0, 0, 0]
     for view in ("p1", "p2"):
@@ -212,17 +210,12 @@ async def test_every_reveal_is_on_the_board_at_its_frame(bridge, store, name):
                 s: {v for v in before[s] - reading.volatiles[s] if reading.active.get(s)}
                 for s in before
             }
-            shown = {
-                "view": view,
-                "turn": frame.turn,
-                "near": replay.state_of(view, position, view),
-                "far": None,
-                "names": {"p1": "p1", "p2": "p2"},
-                "public": True,
-            }
+            shown = BoardView(
+                view, frame.turn, replay.state_of(view, position, view), None, {}, public=True
+            )
             where = f"{name}, {view}'s frame {position} (turn {frame.turn})"
-            volatiles, others = check_frame(board, shown, reading, where)
+            volatiles, others = check_frame(shown, reading, where)
             totals[0] += volatiles
             totals[1] += others
-            totals[2] += ended_checks(board, shown, gone, where)
+            totals[2] += ended_checks(shown, gone, where)
     assert totals[0] + totals[1] > 30, totals  # checked at many frames

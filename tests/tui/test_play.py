@@ -64,7 +64,7 @@ async def test_whole_games_against_the_bots_by_keys(tmp_path, bridge):
             board = screen.query_one(Board)
 
             def all_fainted(board=board) -> bool:
-                near = board.shown["near"]
+                near = board.shown.near
                 mine = all(m.fainted for m in near.team)
                 theirs = sum(1 for m in near.foe_team if m.fainted) == 6
                 return mine or theirs

@@ -236,8 +236,8 @@ async def test_at_80x24_both_actives_and_the_log_are_in_view_at_every_frame(reco
                 await pilot.pause()
                 board = text_of(screen.query_one(Board))
                 shown = screen.query_one(Board).shown
-                teams = [shown["near"].team]
-                teams.append(shown["far"].team if shown["far"] else shown["near"].foe_team)
+                teams = [shown.near.team]
+                teams.append(shown.far.team if shown.far else shown.near.foe_team)
                 actives = sum(1 for team in teams for mon in team if mon.active)
                 assert board.count("▶ ") == actives >= 1, board  # both active Pokémon
                 assert holder.max_scroll_y == 0, (screen.position, board)  # nothing cut off

@@ -3,8 +3,8 @@ known or lost, a foe's PP seen used (issue 31)."""
 
 from __future__ import annotations
 
+from pokeview.board.parts import conditions_text, field_line, item_text, moves_text, turns_left
 from pokeview.game.side import Condition, Field, MoveSlot, Pokemon, SideState
-from pokeview.widgets.render import conditions_text, field_line, item_text, moves_text, turns_left
 
 
 def test_turns_left_as_far_as_the_side_can_tell():

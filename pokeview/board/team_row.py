@@ -1,13 +1,13 @@
 """A team at a glance: six slots in one line, each a Pokémon's short name coloured by its HP,
-its status, a cross when fainted, and `?` for a foe not seen yet. No widgets: a renderable."""
+its status, a cross when fainted, and `?` for a foe not seen yet. No Textual: a renderable."""
 
 from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
 
+from pokeview.board.parts import STATUS, literal
 from pokeview.game.side import Pokemon
-from pokeview.widgets.render import STATUS, literal
 
 SLOT = 8  # cells of a slot's name: "Brambleg" (the detail panel gives the whole name)
 COMPACT_SLOT = 4

@@ -1,4 +1,5 @@
-"""Rich renderables for battle state: HP bars, Pokémon lines, teams, the field. No widgets."""
+"""The parts of the board as Rich text: HP bars, Pokémon lines, what is known of a Pokémon, the
+field, a side's conditions. No Textual: the terminal and the static site draw with them."""
 
 from __future__ import annotations
 
