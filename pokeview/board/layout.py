@@ -87,10 +87,23 @@ def halves(shown: BoardView) -> list[Half]:
     ]
 
 
-def draw(shown: BoardView, compact: bool = False, selected: tuple[str, str] | None = None) -> Group:
+# Bodies of blocks drawn before, by what they show (`body_key`): the site draws each turn's
+# board for three views, and the spectator's halves are the two sides' own. Bodies drawn for
+# it have no click targets (a place on the board), so either half can take them.
+Drawn = dict[tuple[object, ...], list[RenderableType]]
+
+
+def draw(
+    shown: BoardView,
+    compact: bool = False,
+    selected: tuple[str, str] | None = None,
+    drawn: Drawn | None = None,
+) -> Group:
     """The board: `compact` for a short terminal (narrower bars, one line of what is known, no
-    clear-field line); `selected` (place, species) is the Pokémon picked for the detail panel."""
-    top, bottom = (block(h, shown.names, compact, selected) for h in halves(shown))
+    clear-field line); `selected` (place, species) is the Pokémon picked for the detail panel;
+    `drawn` keeps the blocks' bodies for boards drawn after this one (the Pokémon's slots
+    then carry no click target)."""
+    top, bottom = (block(h, shown.names, compact, selected, drawn) for h in halves(shown))
     field = field_line(shown.near)
     if compact and field.plain == "clear field":
         return Group(top, bottom)
@@ -102,14 +115,35 @@ def block(
     names: dict[str, str],
     compact: bool = False,
     selected: tuple[str, str] | None = None,
+    drawn: Drawn | None = None,
 ) -> Group:
-    """A side's team as the viewer knows it: the active Pokémon with what is known of it,
-    the whole team in one row, the side's conditions."""
-    head = title(half.side, names, half.note)
+    """A side's team as the viewer knows it: its title, then the body."""
+    picked = selected[1] if selected and selected[0] == half.place else None
+    if drawn is None:
+        return Group(title(half.side, names, half.note), *body(half, compact, picked, half.place))
+    key = body_key(half, compact, picked)
+    if key not in drawn:
+        drawn[key] = body(half, compact, picked)
+    return Group(title(half.side, names, half.note), *drawn[key])
+
+
+def body_key(half: Half, compact: bool, picked: str | None) -> tuple[object, ...]:
+    """What a block's body shows: the state (a replay keeps each one, so its identity names
+    it), how it is seen, the conditions (by value: each side words the other's alike)."""
+    conditions = tuple((c.name, c.level, c.min_turns, c.max_turns) for c in half.conditions)
+    return (id(half.state), half.own, half.foe_of, compact, picked, conditions)
+
+
+def body(
+    half: Half, compact: bool = False, picked: str | None = None, place: str = ""
+) -> list[RenderableType]:
+    """The active Pokémon with what is known of it, the whole team in one row (`picked` is
+    shown reversed; each slot a click target on the board's `place`, when given), the side's
+    conditions."""
     state = half.state
     if state is None:
-        return Group(head, Text("  (nothing known yet)", style="dim"))
-    lines: list[RenderableType] = [head]
+        return [Text("  (nothing known yet)", style="dim")]
+    lines: list[RenderableType] = []
     team = half.team
     for mon in team:
         if mon.active:
@@ -118,13 +152,12 @@ def block(
                 mon, own=half.own and not half.foe_of, foe=half.foe_of, compact=compact
             )
             lines += [Padding(line, (0, 0, 0, 4)) for line in known]  # wrapped: indented
-    picked = selected[1] if selected and selected[0] == half.place else None
     total = state.foe_total if half.foe_of else len(team)
-    row = team_row(team, total, compact, place=half.place, picked=picked)
+    row = team_row(team, total, compact, place=place, picked=picked)
     lines.append(Padding(row, (0, 0, 0, 2)))
     if half.conditions:
         lines.append(Padding(conditions_text(half.conditions), (0, 0, 0, 2)))
-    return Group(*lines)
+    return lines
 
 
 def title(side: str, names: dict[str, str], note: str) -> Text:

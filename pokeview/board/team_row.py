@@ -21,8 +21,9 @@ def team_row(
     picked: str | None = None,
 ) -> Text:
     """`team` in its order, then unseen slots up to `total` (a foe's not yet seen). `compact`:
-    shorter names, on one line. Each slot carries `("mon": (place, species))` for a click;
-    the `picked` species is shown reversed (the detail panel's)."""
+    shorter names, on one line. With a `place` on the board, each slot carries `("mon":
+    (place, species))` for a click; the `picked` species is shown reversed (the detail
+    panel's)."""
     row = Text(no_wrap=compact, overflow="ellipsis")
     for n, mon in enumerate(team):
         if n:
@@ -30,7 +31,8 @@ def team_row(
         word = slot(mon, COMPACT_SLOT if compact else SLOT)
         if mon.species == picked:
             word.stylize("reverse")
-        word.stylize(Style(meta={"mon": (place, mon.species)}))
+        if place:
+            word.stylize(Style(meta={"mon": (place, mon.species)}))
         row.append_text(word)
     for n in range(len(team), max(total, len(team))):
         if n:
