@@ -87,9 +87,9 @@ def halves(shown: BoardView) -> list[Half]:
     ]
 
 
-# Bodies of blocks drawn before, by what they show (`body_key`): the site draws each turn's
-# board for three views, and the spectator's halves are the two sides' own. Bodies drawn for
-# it have no click targets (a place on the board), so either half can take them.
+# Blocks' bodies and titles drawn before, by what they show (`body_key`): the site draws each
+# turn's board for three views, and the spectator's halves are the two sides' own. Bodies drawn
+# for it have no click targets (a place on the board), so either half can take them.
 Drawn = dict[tuple[object, ...], list[RenderableType]]
 
 
@@ -124,7 +124,10 @@ def block(
     key = body_key(half, compact, picked)
     if key not in drawn:
         drawn[key] = body(half, compact, picked)
-    return Group(title(half.side, names, half.note), *drawn[key])
+    head = ("title", half.side, half.note, names.get(half.side, half.side))
+    if head not in drawn:
+        drawn[head] = [title(half.side, names, half.note)]
+    return Group(*drawn[head], *drawn[key])
 
 
 def body_key(half: Half, compact: bool, picked: str | None) -> tuple[object, ...]:

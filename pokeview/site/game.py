@@ -182,8 +182,12 @@ def turns_of(replay: Replay) -> list[int]:
     return sorted(seen) or [0]
 
 
-def words_at(replay: Replay, side: str, turn: int) -> list[str]:
-    return [line for t, line in replay.words[side] if t == turn]
+def words_by_turn(replay: Replay, side: str) -> dict[int, list[str]]:
+    """The side's battle log, turn by turn."""
+    out: dict[int, list[str]] = {}
+    for turn, line in replay.words[side]:
+        out.setdefault(turn, []).append(line)
+    return out
 
 
 def decisions_at(replay: Replay, side: str, turn: int) -> list[DecisionRow]:
@@ -192,10 +196,10 @@ def decisions_at(replay: Replay, side: str, turn: int) -> list[DecisionRow]:
     ]
 
 
-def side_column(replay: Replay, side: str, turn: int, written: Written) -> str:
+def side_column(replay: Replay, side: str, turn: int, words: list[str], written: Written) -> str:
     # The battle log: one <pre> of lines, not an element a line (a long game's page stays
     # small), and the column's only <pre> of its own (site.js and site.css find it so).
-    lines = "\n".join(esc(line) for line in words_at(replay, side, turn))
+    lines = "\n".join(esc(line) for line in words)
     decisions = "".join(decision_html(d, written) for d in decisions_at(replay, side, turn))
     return f'<div class="side-{side}"><h3>{side}</h3><pre>{lines}</pre>{decisions}</div>'
 
@@ -261,17 +265,19 @@ def render(replay: Replay) -> str:
     )
     # The board as the chosen side knew it, drawn by the script from the data below.
     board = (
-        '<div id="board" class="board" aria-live="polite"></div><noscript><p class="note">'
+        '<div id="board" class="board" role="region" aria-label="the board"></div>'
+        '<noscript><p class="note">'
         "The board at each turn is drawn by the page's own script; the battle log and the "
         "decisions below read without it.</p></noscript>"
     )
-    logs = {s: PageLog([(t, words_at(replay, s, t)) for t in turns]) for s in ("p1", "p2")}
+    words = {s: words_by_turn(replay, s) for s in ("p1", "p2")}
+    logs = {s: PageLog([(t, words[s].get(t, [])) for t in turns]) for s in words}
     written = Written(PromptText(prompts(replay, turns), logs))
     sections = "".join(
         f'<section class="turn" id="t{t}">'
         f"<h2>{'Before the first turn' if t == 0 else f'Turn {t}'}</h2>"
-        f"{side_column(replay, 'p1', t, written)}{side_column(replay, 'p2', t, written)}"
-        "</section>"
+        + "".join(side_column(replay, s, t, words[s].get(t, []), written) for s in words)
+        + "</section>"
         for t in turns
     )
     data = json_script("game-data", {"id": game.id, "turns": turns, "p1": game.p1, "p2": game.p2})
