@@ -19,7 +19,7 @@ from pokeview.battle.replay import Replay
 from pokeview.board.layout import Drawn, draw, of_replay
 from pokeview.game.decision import ModelDetail, TokenUsage
 from pokeview.site.board import Boards
-from pokeview.site.html import esc, json_script, page, player_link
+from pokeview.site.html import esc, esc_text, json_script, page, player_link
 from pokeview.site.prompt_text import PageLog, PromptText
 from pokeview.store.store import DecisionRow, GameRow
 
@@ -66,8 +66,8 @@ def _tokens(usage: TokenUsage | None) -> str:
     return text + " tokens"
 
 
-def _pre(kind: str, text: str | None, empty: str) -> str:
-    return f'<pre class="{kind}">{esc(text) if text else f"<i>{esc(empty)}</i>"}</pre>'
+def _pre(kind: str, content: str | None, empty: str) -> str:
+    return f'<pre class="{kind}">{esc_text(content) if content else f"<i>{esc(empty)}</i>"}</pre>'
 
 
 @dataclass
@@ -199,7 +199,7 @@ def decisions_at(replay: Replay, side: str, turn: int) -> list[DecisionRow]:
 def side_column(replay: Replay, side: str, turn: int, words: list[str], written: Written) -> str:
     # The battle log: one <pre> of lines, not an element a line (a long game's page stays
     # small), and the column's only <pre> of its own (site.js and site.css find it so).
-    lines = "\n".join(esc(line) for line in words)
+    lines = "\n".join(esc_text(line) for line in words)
     decisions = "".join(decision_html(d, written) for d in decisions_at(replay, side, turn))
     return f'<div class="side-{side}"><h3>{side}</h3><pre>{lines}</pre>{decisions}</div>'
 

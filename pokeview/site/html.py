@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import hashlib
+import html
 from typing import Any
 
 import orjson
 
 from pokeview.ratings.report import esc
+from pokeview.text import strip_control
 
 CSS = "site.css"
 JS = "site.js"
+
+
+def esc_text(value: str) -> str:
+    """Untrusted text for an element's content (not an attribute): control characters removed,
+    `&`, `<` and `>` escaped; quotes stay as they are (a long log or prompt stays small)."""
+    return html.escape(strip_control(value), quote=False)
 
 
 def json_script(element_id: str, data: Any) -> str:

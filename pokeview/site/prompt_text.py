@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections import Counter
 from collections.abc import Iterable
 
-from pokeview.ratings.report import esc
+from pokeview.site.html import esc_text
 from pokeview.text import strip_control
 
 # Shorter text costs about as much as a reference to it (30 to 60 characters of markup).
@@ -106,11 +106,11 @@ class PromptText:
                 turn = log.turn_of(at)
                 out.append(
                     f'<a href="#t{turn}" data-w="{side} {at} {count}">'
-                    f"[battle log: {count} lines from turn {turn}]</a>"
+                    f"[log: {count} lines, turn {turn}]</a>"
                 )
                 i += count
             else:
-                out.append(esc(lines[i]))
+                out.append(esc_text(lines[i]))
                 i += 1
         return "\n".join(out)
 
@@ -118,7 +118,7 @@ class PromptText:
         """The one copy of each repeated text (empty when none repeats)."""
         if not self.numbers:
             return ""
-        copies = "".join(f'<pre id="q{n}">{esc(p)}</pre>' for p, n in self.numbers.items())
+        copies = "".join(f'<pre id="q{n}">{esc_text(p)}</pre>' for p, n in self.numbers.items())
         return (
             '<section id="repeated"><h2>Text repeated in the prompts</h2><p class="note">'
             "Each prompt above refers to these texts (numbered from 0) where the model was "
