@@ -104,7 +104,7 @@ class Boards:
         }
 
 
-LOOK_BACK = 48  # rows a row's like one is looked for among
+LOOK_BACK = 6  # rows of its length a row's like one is looked for among
 
 
 def changes(rows: list[tuple[int, ...]]) -> list[list[int]]:
@@ -112,17 +112,16 @@ def changes(rows: list[tuple[int, ...]]) -> list[list[int]]:
     to an earlier row of its length: `[-1 - that row, position, number, position, ...]` (a
     board's next turn changes a few lines; a line's, a few runs)."""
     out: list[list[int]] = []
+    earlier: dict[int, list[int]] = {}  # by length: the rows before, the latest last
     for n, row in enumerate(rows):
         best = list(row)
-        for base in range(max(0, n - LOOK_BACK), n):
-            like = rows[base]
-            if len(like) != len(row):
-                continue
-            changed = [
-                x for k, (a, b) in enumerate(zip(like, row, strict=True)) if a != b for x in (k, b)
-            ]
+        like = earlier.setdefault(len(row), [])
+        for base in reversed(like[-LOOK_BACK:]):
+            other = rows[base]
+            changed = [x for k, b in enumerate(row) if other[k] != b for x in (k, b)]
             if len(changed) + 1 < len(best):
                 best = [-1 - base, *changed]
+        like.append(n)
         out.append(best)
     return out
 
