@@ -165,7 +165,8 @@ def legal_actions(d: DecisionRow, written: Written, facts: list[str]) -> str:
     ones before (on the facts' line: a bot decides often, each line counts)."""
     holder = written.lists.setdefault(tuple(d.actions), d)
     if holder is not d:
-        where = f"decision {holder.idx + 1}" if holder.side == d.side else anchor(holder)
+        where = f"decision {holder.idx + 1}"
+        where = where if holder.side == d.side else f"{holder.side}, {where}"
         facts = [*facts, f'legal actions as at <a href="#{anchor(holder)}">{where}</a>']
         return f'<p class="facts">{" · ".join(facts)}</p>'
     actions = "".join(
