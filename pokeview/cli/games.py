@@ -199,16 +199,16 @@ def cmd_games(args: argparse.Namespace) -> int:
         return [
             [
                 str(g.id),
-                g.started_at[:19].replace("T", " "),
+                safe(g.started_at[:19].replace("T", " ")),
                 safe(g.format),
                 safe(g.p1),
                 safe(g.p2),
                 (safe(g.winner or "-") if winner_side else safe(g.winner_name))
-                + (f" ({g.ending})" if g.ending else ""),  # the word fits
+                + (f" ({safe(g.ending)})" if g.ending else ""),  # the word fits
                 str(g.turns or "-"),
-                g.status
+                safe(g.status)
                 if g.status not in ("error", "void")
-                else f"{g.status}: {safe(g.error or '')[:40]}",
+                else f"{g.status}: {safe((g.error or '')[:40])}",
             ]
             for g in games
         ]
