@@ -71,6 +71,10 @@ def cmd_battle(args: argparse.Namespace) -> int:
     in_range("--turn-limit", args.turn_limit, TURN_LIMITS)
     p1 = make_player(args.p1, args.players, server=server)
     p2 = make_player(args.p2, args.players, server=server)
+    if PlayerKind.HUMAN in (p1.kind, p2.kind):  # no screen here: nobody could ever choose
+        raise PokeviewError(
+            "battle plays headless; to play a side yourself: pokeview play --vs PLAYER"
+        )
     for player in (p1, p2):
         if isinstance(player, ServerPlayer):
             print(
