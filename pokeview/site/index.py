@@ -4,7 +4,7 @@ and the games behind each cell of the head-to-head figure."""
 from __future__ import annotations
 
 from pokeview.ratings.report import Findings, sections
-from pokeview.site.games import status_of
+from pokeview.site.games import matchup_href, matchup_link, status_of
 from pokeview.site.html import esc, game_link, page, player_link
 from pokeview.store.store import GameRow
 
@@ -28,11 +28,12 @@ def pairs_table(games: list[GameRow]) -> str:
         )
         rows.append(
             f"<tr><td>{player_link(a)}</td><td>{player_link(b)}</td>"
-            f"<td class=n>{score:g} of {len(counted)}</td><td>{links}</td></tr>"
+            f"<td class=n>{score:g} of {len(counted)}</td><td>{links}</td>"
+            f"<td>{matchup_link(a, b, 'filter the list')}</td></tr>"
         )
     return (
-        '<table id="pairs"><tr><th>player</th><th>against</th><th>score</th><th>games</th></tr>'
-        f"{''.join(rows)}</table>"
+        '<table id="pairs"><tr><th>player</th><th>against</th><th>score</th><th>games</th>'
+        f"<th>games list</th></tr>{''.join(rows)}</table>"
     )
 
 
@@ -42,7 +43,7 @@ def render(f: Findings, players: list[str], games: list[GameRow]) -> str:
         f'<p><a href="games.html">all {len(games)} games</a> · players: '
         + ", ".join(player_link(name) for name in players)
         + "</p>",
-        *sections(f, name=player_link, game=game_link),
+        *sections(f, name=player_link, game=game_link, pair=matchup_href),
         "<h2>The games behind each pair</h2>",
         pairs_table(games),
     ]
