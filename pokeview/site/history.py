@@ -24,12 +24,13 @@ def history_figure(name: str, steps: list[Step]) -> str:
     if not points:
         return "<p>No rating yet: none of its games counts so far.</p>"
     left, top, width, height = 60, 16, 520, 220
-    most = nice_ticks(steps[-1].games)[-1]
+    ticks = nice_ticks(max(steps[-1].games, 5))  # whole games: no tick at 0.2 of one
+    most = ticks[-1]
     # Rounded to hundreds, with room around the band (an anchor's is a flat line at 1000).
     lo = math.floor((min(p[2] for p in points) - 50) / 100) * 100
     hi = math.ceil((max(p[3] for p in points) + 50) / 100) * 100
 
-    def x(games: int) -> float:
+    def x(games: float) -> float:
         return left + games / most * width
 
     def y(elo: float) -> float:
@@ -50,11 +51,11 @@ def history_figure(name: str, steps: list[Step]) -> str:
             f'stroke="#eee"/><text x="{left - 4}" y="{y(tick) + 3:.1f}" font-size="10" '
             f'text-anchor="end">{tick}</text>'
         )
-    for tick in nice_ticks(steps[-1].games):
+    for at in ticks:
         body.append(
-            f'<line x1="{x(int(tick)):.1f}" y1="{top + height}" x2="{x(int(tick)):.1f}" '
-            f'y2="{top + height + 4}" stroke="#888"/><text x="{x(int(tick)):.1f}" '
-            f'y="{top + height + 15}" font-size="10" text-anchor="middle">{tick:,.0f}</text>'
+            f'<line x1="{x(at):.1f}" y1="{top + height}" x2="{x(at):.1f}" '
+            f'y2="{top + height + 4}" stroke="#888"/><text x="{x(at):.1f}" '
+            f'y="{top + height + 15}" font-size="10" text-anchor="middle">{at:,.0f}</text>'
         )
     upper = " ".join(f"{x(s.games):.1f},{y(high):.1f}" for s, _, _, high, _ in points)
     lower = " ".join(f"{x(s.games):.1f},{y(low):.1f}" for s, _, low, _, _ in reversed(points))
