@@ -40,6 +40,8 @@ class ModelFacts:
     cost: float = 0.0
     cost_unknown: int = 0  # model decisions still without a cost
     costed_later: int = 0  # decisions costed now, at today's prices
+    input_tokens: int = 0  # as the provider counted them, cached ones included
+    output_tokens: int = 0  # reasoning included
 
 
 @dataclass
@@ -109,6 +111,9 @@ def gather(
         else:
             f.cost += value
             f.costed_later += later
+        if d.usage:
+            f.input_tokens += d.usage.input
+            f.output_tokens += d.usage.output
         key = (d.game_id, d.side)
         tokens[key] = tokens.get(key, 0) + (d.usage.output if d.usage else 0)
         llm_sides[key] = d.player

@@ -127,7 +127,8 @@ def build_site(store: Store, run: str, folder: Path, players_file: str | None = 
         )
         _write(folder / player_file(name), page)
     _write(folder / "games.html", games_page.render(findings.run_name, games))
-    _write(folder / "index.html", index_page.render(findings, names, games))
+    sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
+    _write(folder / "index.html", index_page.render(findings, names, games, sets))
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     return Built(folder, len(games), written, time.perf_counter() - started)

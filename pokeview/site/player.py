@@ -85,6 +85,13 @@ def _results(line: PlayerLine | None, facts: ModelFacts | None) -> str:
         if facts is not None and not facts.cost_unknown:
             later = " (some costed at today's prices)" if facts.costed_later else ""
             rows.append(("cost of its rated games", f"${facts.cost:.4f}{est}{later}"))
+        if facts is not None and (facts.input_tokens or facts.output_tokens):
+            rows.append(
+                (
+                    "tokens in its rated games",
+                    f"{facts.input_tokens:,} in, {facts.output_tokens:,} out{est}",
+                )
+            )
         rows += [
             ("output tokens per decision", "–" if tokens is None else f"{tokens:,.0f}{est}"),
             (

@@ -130,6 +130,7 @@ async def test_player_pages_link_telling_decisions_to_where_they_were_made(
     assert "<th scope=row>API</th><td>chat completions (OpenAI-compatible)</td>" in illegal
     assert "<th scope=row>reasoning setting</th><td>none sent" in illegal
     assert "<th scope=row>model</th><td>loopback-illegal</td>" in illegal
+    assert "<th scope=row>tokens in its rated games</th>" in illegal
 
     # Rating history: one point per step after its first game; the last is the index's rating.
     history = rating_history(store, run)
@@ -218,6 +219,9 @@ async def test_a_ladder_makes_a_site_with_its_anchors_fixed_in_the_history(bridg
     index = (folder / "index.html").read_text()
     assert "<th scope=row>ladder</th><td><b>lad</b></td>" in index
     assert "<th scope=row>anchors</th><td>max-damage at 1000</td>" in index
+    sets = index.split('id="sets"', 1)[1].split("</table>", 1)[0]
+    assert "screening against random" in sets and "placement: anchor" in sets
+    assert len(re.findall(r'href="game-\d+\.html"', sets)) == 8  # every game, under its set
     anchor = page_of(folder, "max-damage")
     assert "1000 (95% interval 1000–1000)" in anchor
     steps = re.findall(r"<td class=n>(-?\d+)</td><td>(-?\d+)–(-?\d+)</td></tr>", anchor)
