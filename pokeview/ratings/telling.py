@@ -6,7 +6,9 @@ decision at a time, keeping a few of each kind per player (bounded however many 
 from __future__ import annotations
 
 import heapq
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from pokeview.game.decision import How, ModelDetail
 from pokeview.store.rows import DecisionRow
@@ -40,16 +42,15 @@ class Kept:
     """Of one kind: how many there were, and the few kept."""
 
     count: int = 0
-    heap: list[tuple[tuple[int, ...], Telling]] = field(default_factory=list)
+    heap: list[tuple[tuple[int, ...], Telling]] = field(default_factory=list)  # lowest first
 
-    def offer(self, rank: tuple[int, ...], telling: Telling) -> None:
-        """Keep the MOST with the highest rank."""
+    def offer(self, rank: tuple[int, ...], telling: Callable[[], Telling]) -> None:
+        """Keep the MOST with the highest rank; `telling` is made only for one kept."""
         self.count += 1
-        entry = (rank, telling)
         if len(self.heap) < MOST:
-            heapq.heappush(self.heap, entry)
-        elif entry > self.heap[0]:
-            heapq.heapreplace(self.heap, entry)
+            heapq.heappush(self.heap, (rank, telling()))
+        elif rank > self.heap[0][0]:
+            heapq.heapreplace(self.heap, (rank, telling()))
 
     def shown(self) -> list[Telling]:
         return [t for _, t in sorted(self.heap, reverse=True)]
@@ -97,10 +98,13 @@ class TellingDecisions:
         first = (-d.game_id, -d.idx)
         size = len(detail.reasoning) if detail else 0
         if detail is not None and detail.reasoning:
-            telling = Telling(d.game_id, d.idx, d.side, d.turn, size, excerpt(detail.reasoning))
-            kept["reasoning"].offer((size, *first), telling)
+            reasoning = detail.reasoning
+            kept["reasoning"].offer(
+                (size, *first),
+                lambda: Telling(d.game_id, d.idx, d.side, d.turn, size, excerpt(reasoning)),
+            )
         for kind, note in problems.items():
-            kept[kind].offer(first, Telling(d.game_id, d.idx, d.side, d.turn, size, note))
+            kept[kind].offer(first, partial(Telling, d.game_id, d.idx, d.side, d.turn, size, note))
 
     def of(self, player: str) -> dict[str, Kept]:
         return self.players.get(player, {})

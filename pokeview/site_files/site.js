@@ -89,6 +89,11 @@
       return row.dataset[filter] === value;
     }
     function apply() {
+      // 'won/lost by the player chosen' mean nothing until a player is chosen.
+      for (const option of selects.result.options) {
+        if (option.value.startsWith('player ')) option.disabled = selects.player.value === '';
+      }
+      if (selects.result.selectedOptions[0].disabled) selects.result.value = '';
       let shownRows = 0;
       for (const row of rows) {
         const keep = Object.keys(selects).every(function (filter) {

@@ -184,6 +184,13 @@ def games_list_filters_in_the_browser(folder: Path, games: list, profile: Path) 
         assert set(browser.value(shown)) == lost_by
         assert browser.value(count) == f"{len(lost_by)} of {len(games)} games"
         assert "result=player+lost" in browser.value("location.hash")
+        # With no player chosen, 'lost by the player chosen' is not a choice: the filter clears.
+        browser.value(
+            "const q = document.querySelector('select[data-filter=player]');"
+            "q.value = ''; q.dispatchEvent(new Event('change'))"
+        )
+        assert browser.value("document.querySelector('select[data-filter=result]').value") == ""
+        assert browser.value(count) == f"2 of {len(games)} games"
         # Status: the void games, each saying why.
         void = sorted(g.id for g in games if g.status == "void")
         assert len(void) == 4  # llm:broken's (autopilot) and llm:malformed's (random picks)
