@@ -1,6 +1,6 @@
 """Ratings as games were added: the report's Bradley–Terry fit and bootstrap intervals, refitted
 on the first n rated games (in the order they were played, by game id) at a bounded number of
-steps, so that a thousand games cost a few dozen fits, not a thousand.
+steps (every 50 games of a thousand), so that a thousand games cost a few dozen fits.
 
 Each step fits exactly what the report would fit had the run stopped there (the same games in
 the same canonical order, the same anchor, the same bootstrap seed), so the last step is the
@@ -15,7 +15,7 @@ from pokeview.ratings.bradley_terry import BOOTSTRAP_SAMPLES
 from pokeview.ratings.summary import anchor_of, fit_with_intervals, game_arrays, ladder_anchors
 from pokeview.store.store import Store
 
-STEPS = 24  # at most this many fits, however many games
+STEPS = 24  # about this many fits (one more at most), however many games
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,15 @@ class Step:
 
 
 def step_sizes(total: int, steps: int = STEPS) -> list[int]:
-    """How many games each step counts: evenly spread, the last one all of them."""
-    return sorted({max(1, round(total * n / steps)) for n in range(1, steps + 1)}) if total else []
+    """How many games each step counts: every multiple of a round stride (1, 2 or 5 times a
+    power of ten) that makes at most `steps`, then all of them. Round numbers read well, and
+    the steps already drawn stay where they are as games are added."""
+    if total <= 0:
+        return []
+    stride = next(
+        m * 10**power for power in range(20) for m in (1, 2, 5) if total <= steps * m * 10**power
+    )
+    return sorted({*range(stride, total + 1, stride), total})
 
 
 def rating_history(

@@ -44,8 +44,13 @@ def store(tmp_path):
 def test_steps_are_bounded_and_end_with_every_game():
     assert step_sizes(0) == []
     assert step_sizes(5) == [1, 2, 3, 4, 5]
-    thousand = step_sizes(1000)
-    assert len(thousand) == STEPS and thousand[-1] == 1000 and thousand == sorted(thousand)
+    assert step_sizes(1000) == list(range(50, 1001, 50))
+    # Ten more games: the steps drawn stay, one is added for all of them.
+    assert step_sizes(1010) == [*range(50, 1001, 50), 1010]
+    assert step_sizes(30) == [2 * n for n in range(1, 16)]
+    for total in (1, 7, 24, 25, 99, 4321, 10**6 + 3):
+        sizes = step_sizes(total)
+        assert len(sizes) <= STEPS + 1 and sizes[-1] == total and sizes == sorted(set(sizes))
 
 
 def test_the_last_step_is_the_report_and_a_newcomer_appears_when_it_first_played(store):
