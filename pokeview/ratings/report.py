@@ -238,7 +238,8 @@ def head_to_head_figure(report: Report, pair: Callable[[str, str], str] | None =
                 f'fill="#fff" text-anchor="middle">{entry[1]} g</text>'
             )
             if pair is not None:
-                shown = f'<a href="{esc(pair(a, b))}">{shown}</a>'
+                label = f"the games of {a} against {b}"
+                shown = f'<a href="{esc(pair(a, b))}" aria-label="{esc(label)}">{shown}</a>'
             body.append(shown)
     title = "head to head: row's score vs column"
     return svg_figure("fig-head-to-head", size_w, size_h, body, title)

@@ -146,6 +146,13 @@ async def test_player_pages_link_telling_decisions_to_where_they_were_made(
         assert f"{line.rating:.0f} (95% interval {line.low:.0f}–{line.high:.0f})" in page
     assert 'id="fig-history"' not in broken and "No rating yet" in broken
 
+    # Each cell of the index's head to head opens the list of that pair's games.
+    index = (folder / "index.html").read_text()
+    figure = index.split('id="fig-head-to-head"', 1)[1].split("</svg>", 1)[0]
+    cells = re.findall(r'<a href="games\.html#player=(\w+)&amp;matchup=([\w-]+)"', figure)
+    assert len(cells) == figure.count('class="cell"') > 0
+    assert all(player in matchup.split("-") for player, matchup in cells)
+
     games_list_filters_in_the_browser(folder, list(games.values()), tmp_path / "profile")
 
 
