@@ -92,6 +92,8 @@ def history_table(name: str, steps: list[Step]) -> str:
 
 
 def history_section(name: str, steps: list[Step]) -> str:
+    if not points_of(name, steps):
+        return history_figure(name, steps)  # says there is none yet
     note = (
         '<p class="note">The same fit as the ratings (Bradley–Terry, 95% bootstrap intervals), '
         f"refitted on the run's first games in the order they were played, at {len(steps)} "
