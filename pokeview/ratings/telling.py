@@ -6,6 +6,7 @@ decision at a time, keeping a few of each kind per player (bounded however many 
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -87,8 +88,10 @@ class TellingDecisions:
 
     def __init__(self) -> None:
         self.players: dict[str, dict[str, Kept]] = {}
+        self.decisions: Counter[str] = Counter()  # every decision, by player
 
     def add(self, player: str, d: DecisionRow) -> None:
+        self.decisions[player] += 1
         detail = d.detail if isinstance(d.detail, ModelDetail) else None
         problems = _problems(d, detail)
         if detail is None and not problems:

@@ -123,7 +123,7 @@ def build_site(store: Store, run: str, folder: Path, players_file: str | None = 
     lines = {p.name: p for p in findings.report.players}
     for name in names:
         page = player_page.render(
-            name, lines.get(name), findings.facts.get(name), games, history, telling.of(name)
+            name, lines.get(name), findings.facts.get(name), games, history, telling
         )
         _write(folder / player_file(name), page)
     _write(folder / "games.html", games_page.render(findings.run_name, games))

@@ -9,7 +9,7 @@ from typing import Any
 from pokeview.ratings.history import Step
 from pokeview.ratings.report import ModelFacts, percent, setting_text, settings_cells
 from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine
-from pokeview.ratings.telling import KINDS, Kept
+from pokeview.ratings.telling import KINDS, TellingDecisions
 from pokeview.site.games import matchup_link, status_of
 from pokeview.site.history import history_section
 from pokeview.site.html import esc, game_file, game_link, page, player_link
@@ -152,10 +152,18 @@ def _opponents(name: str, games: list[GameRow]) -> str:
     )
 
 
-def _telling(kept: dict[str, Kept]) -> str:
+def _telling(name: str, telling: TellingDecisions, games: int) -> str:
+    kept = telling.of(name)
     if not kept:
         return "<p>No model decision: nothing to show of how it reasoned.</p>"
-    parts, none = [], []
+    of_all = {kind: k.count for kind, k in kept.items()}
+    parts = [
+        f'<p id="telling-all">In all {games} of its games (void ones included), '
+        f"{telling.decisions[name]:,} decisions: {of_all['reask']:,} asked again, "
+        f"{of_all['refused']:,} refused by Showdown, {of_all['random']:,} random picks, "
+        f"{of_all['autopilot']:,} on autopilot.</p>"
+    ]
+    none = []
     for kind, heading, did in KINDS:
         of_kind = kept.get(kind)
         if of_kind is None or not of_kind.count:
@@ -198,9 +206,10 @@ def render(
     facts: ModelFacts | None,
     games: list[GameRow],
     history: list[Step],
-    telling: dict[str, Kept],
+    telling: TellingDecisions,
 ) -> str:
     settings = settings_of(name, games)
+    played = sum(name in (g.p1, g.p2) for g in games)
     body = (
         f"<h1>{esc(name)}</h1>"
         f"<h2>Settings</h2>{settings_table(settings)}"
@@ -210,6 +219,6 @@ def render(
         "<h2>Its most telling decisions</h2>"
         '<p class="note">Each links to the turn of the game where it was made; the game page '
         "shows the whole prompt, reasoning and answer.</p>"
-        f"{_telling(telling)}"
+        f"{_telling(name, telling, played)}"
     )
     return page(f"player {name}", body, "player")

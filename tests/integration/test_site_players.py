@@ -122,6 +122,11 @@ async def test_player_pages_link_telling_decisions_to_where_they_were_made(
     assert autopilot and f"autopilot (the provider failed): {len(autopilot)} decisions" in broken
     assert "HTTP 401" in telling_items(broken, "autopilot")[0][2]
     assert "Not rated" in broken  # every game of it was void
+    decided = sum(names[d.game_id][d.side] == "llm:broken" for d in decisions.values())
+    assert (
+        f"In all 2 of its games (void ones included), {decided:,} decisions: 0 asked again, "
+        f"0 refused by Showdown, 0 random picks, {len(autopilot):,} on autopilot." in broken
+    )
     assert broken.count(" void</a>") == 2  # its games, marked void against its opponent
     listed = (folder / "games.html").read_text()
     assert listed.count("void: llm:broken (p") == 2 and "was on autopilot for" in listed
