@@ -54,7 +54,7 @@ def decision_facts(
     the site's player pages pick their telling decisions in the same pass)."""
     out: list[DecisionFacts] = []
     for game_id in game_ids:
-        game = store.game(game_id)
+        game = store.game(game_id, with_log=False)
         names = {"p1": game.p1, "p2": game.p2}
         configs = {"p1": game.p1_config or {}, "p2": game.p2_config or {}}
         for d in store.decisions(game_id):
