@@ -80,10 +80,14 @@ def render(run_name: str, games: list[GameRow]) -> str:
         + _select("status", "status", [(s, s) for s in sorted({status_of(g) for g in games})])
         + '<span id="shown-count" aria-live="polite"></span></form>'
     )
-    body = (
-        f"<h1>Games of {esc(run_name)}</h1>{filters}"
+    void_note = (
         '<p class="note">A void game was played but is left out of the ratings; its ending '
         "says why.</p>"
+        if any(status_of(g) == "void" for g in games)
+        else ""
+    )
+    body = (
+        f"<h1>Games of {esc(run_name)}</h1>{filters}{void_note}"
         '<table id="games"><thead><tr><th>game</th><th>p1</th><th>p2</th><th>result</th>'
         f"<th>status</th><th>turns</th><th>ending</th></tr></thead>"
         f"<tbody>{''.join(_row(g) for g in games)}</tbody></table>"
