@@ -19,7 +19,7 @@ from pokeview.tournament import ladder, ladder_play
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
 from tests import hostile
-from tests.helpers import write_players
+from tests.helpers import pokeview, write_players
 from tests.integration.test_site import RUNS, chromium, could_run, dom_of, links_resolve
 
 MODELS = {  # name in the players file: the loopback's behaviour
@@ -232,9 +232,11 @@ async def test_a_ladder_makes_a_site_with_its_anchors_fixed_in_the_history(bridg
     ladder.create_ladder(store, "lad", anchors=["max-damage=1000"], turn_limit=40)
     ladder.add_player(store, "lad", "heuristic")
     await ladder_play.play_ladder(store, bridge, "lad", budget_games=8, say=lambda _: None)
+    store.commit()
     folder = tmp_path / "site"
-    built = build_site(store, "lad", folder)
-    assert built.games == 8 and links_resolve(folder)
+    made = pokeview("site", "lad", "-o", str(folder), "--db", str(store.path))  # RUN_OR_LADDER
+    assert made.returncode == 0 and ": 8 games, 8 game pages written" in made.stdout, made.stderr
+    assert links_resolve(folder)
     index = (folder / "index.html").read_text()
     assert "<th scope=row>ladder</th><td><b>lad</b></td>" in index
     assert "<th scope=row>anchors</th><td>max-damage at 1000</td>" in index
