@@ -12,7 +12,7 @@ from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine
 from pokeview.ratings.telling import KINDS, TellingDecisions
 from pokeview.site.games import matchup_link, status_of
 from pokeview.site.history import history_section
-from pokeview.site.html import esc, game_file, game_link, page, player_link
+from pokeview.site.html import esc, game_file, page, player_link
 from pokeview.store.store import GameRow
 
 EST = ' <abbr title="estimated">est.</abbr>'
@@ -119,6 +119,9 @@ def _results(line: PlayerLine | None, facts: ModelFacts | None) -> str:
     return _rows(rows) + note
 
 
+WORDS = {"W": "won", "L": "lost", "T": "a tie"}  # a mark's title, for a screen reader
+
+
 def _mark(game: GameRow, side: str) -> str:
     """A game's result for the player on `side`: W, L, T, or its status."""
     status = status_of(game)
@@ -138,7 +141,12 @@ def _opponents(name: str, games: list[GameRow]) -> str:
         counted = [g for g in played if status_of(g) == "finished"]
         won = sum(g.winner == side[g.id] for g in counted)
         lost = sum(g.winner not in (None, side[g.id]) for g in counted)
-        links = " ".join(game_link(g.id, f"{g.id} {_mark(g, side[g.id])}") for g in played)
+        links = " ".join(
+            f'<a href="{game_file(g.id)}" title="game {g.id}: {WORDS.get(mark, mark)}">'
+            f"{g.id} {mark}</a>"
+            for g in played
+            if (mark := _mark(g, side[g.id]))
+        )
         rows.append(
             f"<tr><td>{player_link(opponent)}</td>"
             f"<td class=n>{won}-{lost}-{len(counted) - won - lost}</td><td>{links}</td>"
