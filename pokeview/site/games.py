@@ -55,6 +55,13 @@ def _select(name: str, label: str, options: list[tuple[str, str]]) -> str:
     )
 
 
+def ending_of(game: GameRow) -> str:
+    """How the game ended (the game page's words), and for an interrupted game why."""
+    if game.status == "interrupted" and game.error:
+        return f'<span class="error">interrupted: {esc(game.error)}</span>'
+    return outcome(game)
+
+
 def _row(g: GameRow) -> str:
     winner = player_key(g.winner_name) if g.winner in ("p1", "p2") else ""
     return (
@@ -65,7 +72,7 @@ def _row(g: GameRow) -> str:
         f"<td class=n>{game_link(g.id, str(g.id))}</td>"
         f"<td>{player_link(g.p1)}</td><td>{player_link(g.p2)}</td>"
         f"<td>{esc(result_of(g))}</td><td>{esc(status_of(g))}</td>"
-        f"<td class=n>{g.turns or 0}</td><td>{outcome(g)}</td></tr>"
+        f"<td class=n>{g.turns or 0}</td><td>{ending_of(g)}</td></tr>"
     )
 
 
