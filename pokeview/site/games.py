@@ -72,7 +72,7 @@ def _row(g: GameRow) -> str:
         f"<td class=n>{game_link(g.id, str(g.id))}</td>"
         f"<td>{player_link(g.p1)}</td><td>{player_link(g.p2)}</td>"
         f"<td>{esc(result_of(g))}</td><td>{esc(status_of(g))}</td>"
-        f"<td class=n>{g.turns or 0}</td><td>{ending_of(g)}</td></tr>"
+        f"<td class=n>{esc(g.turns or 0)}</td><td>{ending_of(g)}</td></tr>"
     )
 
 

@@ -123,7 +123,8 @@ WORDS = {"W": "won", "L": "lost", "T": "a tie"}  # a mark's title, for a screen 
 
 
 def _mark(game: GameRow, side: str) -> str:
-    """A game's result for the player on `side`: W, L, T, or its status."""
+    """A game's result for the player on `side`: W, L, T, or its status (as recorded: it is
+    escaped where shown)."""
     status = status_of(game)
     if status != "finished":
         return status
@@ -142,8 +143,8 @@ def _opponents(name: str, games: list[GameRow]) -> str:
         won = sum(g.winner == side[g.id] for g in counted)
         lost = sum(g.winner not in (None, side[g.id]) for g in counted)
         links = " ".join(
-            f'<a href="{game_file(g.id)}" title="game {g.id}: {WORDS.get(mark, mark)}">'
-            f"{g.id} {mark}</a>"
+            f'<a href="{game_file(g.id)}" title="game {g.id}: {esc(WORDS.get(mark, mark))}">'
+            f"{g.id} {esc(mark)}</a>"
             for g in played
             if (mark := _mark(g, side[g.id]))
         )
@@ -184,8 +185,8 @@ def _telling(name: str, telling: TellingDecisions, games: int) -> str:
             count += f", the {len(shown)} {which} shown"
         parts.append(f"<h3>{esc(heading)}: {count}</h3>")
         items = "".join(
-            f'<li data-kind="{kind}"><a href="{game_file(t.game_id)}#t{t.turn}">game {t.game_id}, '
-            f"turn {t.turn}, {t.side} decision {t.idx + 1}</a>"
+            f'<li data-kind="{kind}"><a href="{game_file(t.game_id)}#t{int(t.turn)}">'
+            f"game {t.game_id}, turn {int(t.turn)}, {esc(t.side)} decision {int(t.idx) + 1}</a>"
             + (f" · {t.size:,} characters of reasoning" if kind == "reasoning" else "")
             + f'<blockquote class="{"reasoning" if kind == "reasoning" else "why"}">'
             f"{esc(t.note)}</blockquote></li>"
