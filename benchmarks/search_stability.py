@@ -42,7 +42,7 @@ class Recorder:
         return getattr(self.inner, name)
 
     async def decide(self, ctx: Any) -> Any:
-        forced = ctx.request.get("forceSwitch") or ctx.request.get("teamPreview")
+        forced = ctx.request.force_switch or ctx.request.team_preview
         if not forced and len(self.inner.open_actions(ctx)) > 1:
             self.kept.append({**self.inner.query(ctx), "stream": None})
         return await self.inner.decide(ctx)

@@ -71,6 +71,10 @@ def cmd_battle(args: argparse.Namespace) -> int:
     in_range("--turn-limit", args.turn_limit, TURN_LIMITS)
     p1 = make_player(args.p1, args.players, server=server)
     p2 = make_player(args.p2, args.players, server=server)
+    if PlayerKind.HUMAN in (p1.kind, p2.kind):  # no screen here: nobody could ever choose
+        raise PokeviewError(
+            "battle plays headless; to play a side yourself: pokeview play --vs PLAYER"
+        )
     for player in (p1, p2):
         if isinstance(player, ServerPlayer):
             print(
@@ -199,16 +203,16 @@ def cmd_games(args: argparse.Namespace) -> int:
         return [
             [
                 str(g.id),
-                g.started_at[:19].replace("T", " "),
+                safe(g.started_at[:19].replace("T", " ")),
                 safe(g.format),
                 safe(g.p1),
                 safe(g.p2),
                 (safe(g.winner or "-") if winner_side else safe(g.winner_name))
-                + (f" ({g.ending})" if g.ending else ""),  # the word fits
+                + (f" ({safe(g.ending)})" if g.ending else ""),  # the word fits
                 str(g.turns or "-"),
-                g.status
+                safe(g.status)
                 if g.status not in ("error", "void")
-                else f"{g.status}: {safe(g.error or '')[:40]}",
+                else f"{g.status}: {safe((g.error or '')[:40])}",
             ]
             for g in games
         ]

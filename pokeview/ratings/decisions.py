@@ -3,13 +3,13 @@ keeps the details as payloads and the per-side sums as they are given to it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 import msgspec
 
 from pokeview.game.decision import ModelDetail, TokenUsage, side_stats
 from pokeview.store.rows import PlayerStats
-from pokeview.store.store import Store
+from pokeview.store.store import DecisionRow, Store
 
 
 def ensure_stats(store: Store, game_ids: Iterable[int]) -> None:
@@ -44,14 +44,22 @@ class DecisionFacts(msgspec.Struct, kw_only=True):
     unknown_example: str | None  # the first such
 
 
-def decision_facts(store: Store, game_ids: list[int]) -> list[DecisionFacts]:
-    """Per decision of these games, what reports read. From rows or bodies alike."""
+def decision_facts(
+    store: Store,
+    game_ids: list[int],
+    each: Callable[[str, DecisionRow], None] | None = None,
+) -> list[DecisionFacts]:
+    """Per decision of these games, what reports read. From rows or bodies alike. `each` is
+    also handed every decision whole, with its player's name (reading decisions is what costs:
+    the site's player pages pick their telling decisions in the same pass)."""
     out: list[DecisionFacts] = []
     for game_id in game_ids:
-        game = store.game(game_id)
+        game = store.game(game_id, with_log=False)
         names = {"p1": game.p1, "p2": game.p2}
         configs = {"p1": game.p1_config or {}, "p2": game.p2_config or {}}
         for d in store.decisions(game_id):
+            if each is not None:
+                each(names[d.side], d)
             detail = d.detail if isinstance(d.detail, ModelDetail) else None
             answers = detail.answers if detail else []
             unknown = [

@@ -20,7 +20,7 @@ from typing import Any
 from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.ratings.costs import current_prices, decision_cost
-from pokeview.ratings.decisions import decision_facts
+from pokeview.ratings.decisions import DecisionFacts, decision_facts
 from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine, Report, build_report
 from pokeview.safe_write import write_whole
 from pokeview.store.store import Store
@@ -40,6 +40,8 @@ class ModelFacts:
     cost: float = 0.0
     cost_unknown: int = 0  # model decisions still without a cost
     costed_later: int = 0  # decisions costed now, at today's prices
+    input_tokens: int = 0  # as the provider counted them, cached ones included
+    output_tokens: int = 0  # reasoning included
 
 
 @dataclass
@@ -72,16 +74,27 @@ def pearson(xs: list[float], ys: list[float]) -> float | None:
     return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.sqrt(sxx * syy)
 
 
-def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
+def gather(
+    store: Store,
+    run: str,
+    players_file: str | None = None,
+    decisions: list[DecisionFacts] | None = None,
+) -> Findings:
+    """The findings of a run's rated games. `decisions`: their facts when read already (the
+    site reads every game's decisions once, rated or not: those of other games are skipped)."""
     run_row = store.run(run)
     report = build_report(store, run_row.id)
     rows = store.rating_games(run_row.id)
     winners = {r.id: r.winner for r in rows}
+    if decisions is None:
+        decisions = decision_facts(store, [r.id for r in rows])
     prices = current_prices(players_file or run_row.config.get("players_file"))
     facts: dict[str, ModelFacts] = {}
     tokens: dict[tuple[int, str], int] = {}
     llm_sides: dict[tuple[int, str], str] = {}
-    for d in decision_facts(store, [r.id for r in rows]):
+    for d in decisions:
+        if d.game_id not in winners:
+            continue
         f = facts.setdefault(d.player, ModelFacts())
         move = move_name(d.label)
         if move:
@@ -98,6 +111,9 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
         else:
             f.cost += value
             f.costed_later += later
+        if d.usage:
+            f.input_tokens += d.usage.input
+            f.output_tokens += d.usage.output
         key = (d.game_id, d.side)
         tokens[key] = tokens.get(key, 0) + (d.usage.output if d.usage else 0)
         llm_sides[key] = d.player
@@ -119,7 +135,7 @@ def gather(store: Store, run: str, players_file: str | None = None) -> Findings:
 # -- figures -------------------------------------------------------------------------------------
 
 
-def _svg(fig_id: str, width: int, height: int, body: list[str], title: str) -> str:
+def svg_figure(fig_id: str, width: int, height: int, body: list[str], title: str) -> str:
     return (
         f'<svg id="{fig_id}" class="figure" xmlns="http://www.w3.org/2000/svg" '
         f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
@@ -165,7 +181,7 @@ def ratings_figure(report: Report) -> str:
             f'<text x="{x(p.high) + 8:.1f}" y="{y + 4}" font-size="11" fill="#333">'
             f"{p.rating:.0f} ({p.low:.0f}–{p.high:.0f})</text>"
         )
-    return _svg("fig-ratings", left + width + 120, height, body, "ratings with 95% intervals")
+    return svg_figure("fig-ratings", left + width + 120, height, body, "ratings with 95% intervals")
 
 
 def _heat(score: float) -> str:
@@ -180,7 +196,8 @@ def short(name: str, most: int = 26) -> str:
     return name if len(name) <= most else name[: most - 1] + "…"
 
 
-def head_to_head_figure(report: Report) -> str:
+def head_to_head_figure(report: Report, pair: Callable[[str, str], str] | None = None) -> str:
+    """`pair(a, b)`: where a cell links to (the site's list of the games between a and b)."""
     names = [p.name for p in report.players]
     if len(names) < 2:
         return "<p>Head to head needs two players.</p>"
@@ -211,7 +228,7 @@ def head_to_head_figure(report: Report) -> str:
                 )
                 continue
             share = entry[0] / entry[1]
-            body.append(
+            shown = (
                 f'<rect class="cell" x="{x}" y="{y}" width="{cell - 2}" height="{cell - 2}" '
                 f'fill="{_heat(share)}"><title>{esc(a)} against {esc(b)}: '
                 f"{entry[0]:g} of {entry[1]} games</title></rect>"
@@ -220,7 +237,12 @@ def head_to_head_figure(report: Report) -> str:
                 f'<text x="{x + cell / 2 - 1:.1f}" y="{y + cell / 2 + 14:.1f}" font-size="9" '
                 f'fill="#fff" text-anchor="middle">{entry[1]} g</text>'
             )
-    return _svg("fig-head-to-head", size_w, size_h, body, "head to head: row's score vs column")
+            if pair is not None:
+                label = f"the games of {a} against {b}"
+                shown = f'<a href="{esc(pair(a, b))}" aria-label="{esc(label)}">{shown}</a>'
+            body.append(shown)
+    title = "head to head: row's score vs column"
+    return svg_figure("fig-head-to-head", size_w, size_h, body, title)
 
 
 def nice_ticks(most: float, count: int = 5) -> list[float]:
@@ -291,7 +313,7 @@ def tokens_figure(findings: Findings) -> str:
     body.append(
         f'<text x="{left + width}" y="{top - 6}" font-size="12" text-anchor="end">{label}</text>'
     )
-    return _svg(
+    return svg_figure(
         "fig-tokens", left + width + 100, top + height + 44, body, "tokens per decision vs win rate"
     )
 
@@ -324,7 +346,7 @@ def rates_figure(models: list[PlayerLine]) -> str:
                 f'<text x="{left + value / most * width + 6:.1f}" y="{by + 9}" font-size="10">'
                 f"{label} {100 * value:.1f}%</text>"
             )
-    return _svg(
+    return svg_figure(
         "fig-rates",
         left + width + 160,
         10 + row * len(models),
@@ -580,9 +602,10 @@ def sections(
     f: Findings,
     name: Callable[[str], str] = esc,
     game: Callable[[int], str] = _watch_command,
+    pair: Callable[[str, str], str] | None = None,
 ) -> list[str]:
     """The findings' sections, shared by the report's one page and the site's index (which links
-    names and games through `name` and `game`)."""
+    names, games and the head to head's cells through `name`, `game` and `pair`)."""
     later = any(x.costed_later for x in f.facts.values())
     return [
         f'<section class="provenance" id="provenance">{provenance(f)}</section>',
@@ -609,7 +632,7 @@ def sections(
         "<h2>Head to head</h2>",
         '<p class="note">Each cell: the row player\'s score against the column player '
         "(a tie counts half), and the games between them.</p>",
-        head_to_head_figure(f.report),
+        head_to_head_figure(f.report, pair),
         "<h2>Tokens per decision against win rate</h2>",
         tokens_figure(f),
         "<h2>Re-asks, random picks and autopilot</h2>",

@@ -86,24 +86,8 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
     names = sorted({r.p1 for r in rows} | {r.p2 for r in rows})
     index = {n: x for x, n in enumerate(names)}
     k = len(names)
-    i = np.array([index[r.p1] for r in rows], dtype=int)
-    j = np.array([index[r.p2] for r in rows], dtype=int)
-    score = np.array([1.0 if r.winner == "p1" else 0.0 if r.winner == "p2" else 0.5 for r in rows])
-    # Bootstrap units: the two games of a mirror pair (same run, pair and players) go together.
-    unit_keys: dict[tuple[Any, ...], int] = {}
-    unit = np.array(
-        [
-            unit_keys.setdefault(
-                (r.run_id, r.pair, *sorted((r.p1, r.p2)))
-                if r.run_id is not None
-                else ("game", r.id),
-                len(unit_keys),
-            )
-            for r in rows
-        ],
-        dtype=int,
-    )
-    anchor, note = _anchor(store, names)
+    i, j, score, unit = game_arrays(rows, index)
+    anchor, note = anchor_of(store, names)
     if k == 0:
         return Report(
             _scope(run_row),
@@ -121,15 +105,8 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
     if fixed:  # a ladder: its anchors are fixed where its owner put them
         anchor = names[min(fixed)]
         note = "fixed: " + ", ".join(f"{names[x]} at {v:g}" for x, v in sorted(fixed.items()))
-        ratings = fit_anchored(score_matrix(k, i, j, score), fixed)
-        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows), anchors=fixed)
-    else:
-        assert anchor is not None  # there are players: one of them is the anchor
-        ratings = fit(score_matrix(k, i, j, score))
-        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(rows))
-        ratings = ratings + 1000 - ratings[index[anchor]]
-        boot = boot - boot[:, [index[anchor]]] + 1000  # each sample shifted by its own anchor
-    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    assert anchor is not None  # there are players: one of them is the anchor
+    ratings, low, high = fit_with_intervals(k, i, j, score, unit, index[anchor], fixed, samples)
     lines = []
     for name, x in index.items():
         mine = (i == x) | (j == x)
@@ -179,6 +156,55 @@ def build_report(store: Store, run: str | int | None = None, samples: int = 200)
     )
 
 
+def game_arrays(
+    rows: list[GameLine], index: dict[str, int]
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Rated games as arrays: p1's and p2's index, p1's score, and each game's bootstrap unit
+    (the two games of a mirror pair, same run, pair and players, go together)."""
+    i = np.array([index[r.p1] for r in rows], dtype=int)
+    j = np.array([index[r.p2] for r in rows], dtype=int)
+    score = np.array([1.0 if r.winner == "p1" else 0.0 if r.winner == "p2" else 0.5 for r in rows])
+    unit_keys: dict[tuple[Any, ...], int] = {}
+    unit = np.array(
+        [
+            unit_keys.setdefault(
+                (r.run_id, r.pair, *sorted((r.p1, r.p2)))
+                if r.run_id is not None
+                else ("game", r.id),
+                len(unit_keys),
+            )
+            for r in rows
+        ],
+        dtype=int,
+    )
+    return i, j, score, unit
+
+
+def fit_with_intervals(
+    k: int,
+    i: np.ndarray,
+    j: np.ndarray,
+    score: np.ndarray,
+    unit: np.ndarray,
+    anchor: int,
+    fixed: dict[int, float],
+    samples: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Ratings and their 95% bootstrap intervals: around a ladder's `fixed` players, or with
+    `anchor` at 1000. The bootstrap's seed is the number of games, so the same games always
+    give the same intervals (the report's, and the rating history's last point)."""
+    if fixed:
+        ratings = fit_anchored(score_matrix(k, i, j, score), fixed)
+        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(i), anchors=fixed)
+    else:
+        ratings = fit(score_matrix(k, i, j, score))
+        boot = bootstrap(k, i, j, score, unit, samples=samples, seed=len(i))
+        ratings = ratings + 1000 - ratings[anchor]
+        boot = boot - boot[:, [anchor]] + 1000  # each sample shifted by its own anchor
+    low, high = np.percentile(boot, [2.5, 97.5], axis=0)
+    return ratings, low, high
+
+
 def ladder_anchors(run_row: Any) -> dict[str, float]:
     """A ladder's anchors (player -> fixed rating); none for a run."""
     if run_row is None or run_row.config.get("kind") != "ladder":
@@ -192,7 +218,7 @@ def _scope(run_row: Any) -> str:
     return f"{'ladder' if ladder_anchors(run_row) else 'run'} {run_row.name}"
 
 
-def _anchor(store: Store, names: list[str]) -> tuple[str | None, str]:
+def anchor_of(store: Store, names: list[str]) -> tuple[str | None, str]:
     if not names:
         return None, "no games"
     if ANCHOR in names:

@@ -22,7 +22,10 @@ import orjson
 from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
 from pokeview.exchange.files import export_as
+from pokeview.ratings.decisions import decision_facts
+from pokeview.ratings.history import rating_history
 from pokeview.ratings.report import gather
+from pokeview.ratings.telling import TellingDecisions
 from pokeview.safe_write import write_whole
 from pokeview.site import game as game_page
 from pokeview.site import games as games_page
@@ -90,9 +93,16 @@ def write_game(store: Store, game: GameRow, folder: Path) -> None:
 
 def build_site(store: Store, run: str, folder: Path, players_file: str | None = None) -> Built:
     started = time.perf_counter()
-    findings = gather(store, run, players_file)
     run_row = store.run(run)
     games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
+    # Every game's decisions are read once: the rated ones first, in the report's order (its
+    # findings read them so), then the others, for the players' telling decisions.
+    rated = [r.id for r in store.rating_games(run_row.id)]
+    others = sorted({g.id for g in games} - set(rated))
+    telling = TellingDecisions()
+    facts = decision_facts(store, rated + others, each=telling.add)
+    findings = gather(store, run, players_file, decisions=facts)
+    history = rating_history(store, run_row.id)
     try:
         (folder / "data").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -112,10 +122,13 @@ def build_site(store: Store, run: str, folder: Path, players_file: str | None = 
     names = sorted({g.p1 for g in games} | {g.p2 for g in games})
     lines = {p.name: p for p in findings.report.players}
     for name in names:
-        page = player_page.render(name, lines.get(name), findings.facts.get(name), games)
+        page = player_page.render(
+            name, lines.get(name), findings.facts.get(name), games, history, telling
+        )
         _write(folder / player_file(name), page)
     _write(folder / "games.html", games_page.render(findings.run_name, games))
-    _write(folder / "index.html", index_page.render(findings, names, games))
+    sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
+    _write(folder / "index.html", index_page.render(findings, names, games, sets))
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     return Built(folder, len(games), written, time.perf_counter() - started)

@@ -31,9 +31,14 @@ def json_script(element_id: str, data: Any) -> str:
     return f'<script type="application/json" id="{esc(element_id)}">{text}</script>'
 
 
+def player_key(name: str) -> str:
+    """A player as a page's file name and the games list's filters know it: a digest of its
+    name, which may hold any character."""
+    return hashlib.sha256(name.encode()).hexdigest()[:12]
+
+
 def player_file(name: str) -> str:
-    """A player's page: named by a digest of its name, which may hold any character."""
-    return f"player-{hashlib.sha256(name.encode()).hexdigest()[:12]}.html"
+    return f"player-{player_key(name)}.html"
 
 
 def game_file(game_id: int) -> str:

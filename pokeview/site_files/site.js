@@ -145,30 +145,68 @@
     fromHash();
   }
 
+  // The games list: each filter's value is a key the rows carry (players by a digest of their
+  // name); the filters live in the address, so a link can open the list filtered.
   function gamesList() {
     const form = document.getElementById('filters');
     if (!form) return;
     form.hidden = false;
     const rows = Array.from(document.querySelectorAll('#games tbody tr'));
-    const selects = Array.from(form.querySelectorAll('select[data-filter]'));
+    const selects = {};
+    for (const select of form.querySelectorAll('select[data-filter]')) {
+      selects[select.dataset.filter] = select;
+    }
     const count = document.getElementById('shown-count');
+    function keeps(row, filter, value) {
+      const player = selects.player.value;
+      if (filter === 'player') return row.dataset.player.split(' ').includes(value);
+      if (filter === 'result' && value === 'player won') {
+        return player !== '' && row.dataset.winner === player;
+      }
+      if (filter === 'result' && value === 'player lost') {
+        return player !== '' && row.dataset.winner !== '' && row.dataset.winner !== player;
+      }
+      return row.dataset[filter] === value;
+    }
     function apply() {
+      // 'won/lost by the player chosen' mean nothing until a player is chosen.
+      for (const option of selects.result.options) {
+        if (option.value.startsWith('player ')) option.disabled = selects.player.value === '';
+      }
+      if (selects.result.selectedOptions[0].disabled) selects.result.value = '';
       let shownRows = 0;
       for (const row of rows) {
-        const keep = selects.every(function (select) {
-          if (!select.value) return true;
-          if (select.dataset.filter === 'player') {
-            return row.dataset.p1 === select.value || row.dataset.p2 === select.value;
-          }
-          return row.dataset[select.dataset.filter] === select.value;
+        const keep = Object.keys(selects).every(function (filter) {
+          const value = selects[filter].value;
+          return value === '' || keeps(row, filter, value);
         });
         row.hidden = !keep;
         if (keep) shownRows += 1;
       }
       count.textContent = shownRows + ' of ' + rows.length + ' games';
     }
-    for (const select of selects) select.addEventListener('change', apply);
-    apply();
+    function fromHash() {
+      const wanted = new URLSearchParams(location.hash.slice(1));
+      for (const filter of Object.keys(selects)) {
+        const select = selects[filter];
+        const value = wanted.get(filter) || '';
+        const known = Array.from(select.options).some(function (o) { return o.value === value; });
+        select.value = known ? value : '';
+      }
+      apply();
+    }
+    function toHash() {
+      const chosen = new URLSearchParams();
+      for (const filter of Object.keys(selects)) {
+        if (selects[filter].value) chosen.set(filter, selects[filter].value);
+      }
+      const text = chosen.toString();
+      history.replaceState(null, '', text ? '#' + text : location.href.split('#')[0]);
+      apply();
+    }
+    for (const filter of Object.keys(selects)) selects[filter].addEventListener('change', toHash);
+    window.addEventListener('hashchange', fromHash);
+    fromHash();
   }
 
   document.addEventListener('DOMContentLoaded', function () { gamePage(); gamesList(); });

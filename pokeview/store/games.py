@@ -196,7 +196,9 @@ class GamesAndPlayers(DecisionsAndEvents):
             if self._status(game_id) in ENDED:
                 self._compact(game_id)
 
-    def game(self, game_id: int | str) -> GameRow:
+    def game(self, game_id: int | str, *, with_log: bool = True) -> GameRow:
+        """A whole game; `with_log=False` leaves a compacted game's spectator log unread (it
+        is in its body, whose reading costs more than the rest)."""
         try:
             gid = int(game_id)
         except (TypeError, ValueError):
@@ -207,7 +209,7 @@ class GamesAndPlayers(DecisionsAndEvents):
         if row is None:
             raise UnknownGame(f"no game {gid} in {self.path} (see `pokeview games`)")
         game = GameRow.from_row(row)
-        if game.compacted:
+        if game.compacted and with_log:
             game.spectator_log = self._body(gid).spectator_log
         return game
 

@@ -68,9 +68,12 @@ class DecisionsAndEvents(StoreConnection):
 
     def decisions(self, game_id: int, side: str | None = None) -> list[DecisionRow]:
         if self._is_compacted(game_id):
+            # A body read for its decisions alone is not kept: its side events need not be
+            # rebuilt whole (most of reading a body), as `_body` does for a viewer.
+            body = self._bodies.get(game_id) or self._stored_body(game_id)
             found = [
                 decision_row(dict(zip(bodies.DECISION_COLUMNS, d, strict=True)))
-                for d in self._body(game_id).decisions
+                for d in body.decisions
             ]
             found = [d for d in found if side is None or d.side == side]
             return sorted(found, key=lambda d: (d.side, d.idx))

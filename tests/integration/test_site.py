@@ -16,7 +16,7 @@ from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
 from pokeview.game.decision import ModelDetail, messages_of
 from pokeview.site.build import build_site
-from pokeview.site.html import game_file
+from pokeview.site.html import game_file, player_key
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
 from tests import hostile
@@ -248,7 +248,7 @@ async def test_a_game_page_steps_by_key_and_by_click_and_shows_the_prompt(bridge
         browser.wait_for("document.getElementById('shown-count')?.textContent === '4 of 4 games'")
         browser.value(
             "const s = document.querySelector('select[data-filter=player]');"
-            "s.value = 'llm:loopback'; s.dispatchEvent(new Event('change'))"
+            f"s.value = '{player_key('llm:loopback')}'; s.dispatchEvent(new Event('change'))"
         )
         assert browser.value("document.getElementById('shown-count').textContent") == "2 of 4 games"
         visible = "Array.from(document.querySelectorAll('#games tbody tr:not([hidden])'), r => r.dataset.p1 + ' ' + r.dataset.p2)"

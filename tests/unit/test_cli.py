@@ -87,3 +87,16 @@ def test_an_unknown_schema_kind_is_refused(capsys):
     with pytest.raises(SystemExit) as stopped:
         main(["schema", "nope"])
     assert stopped.value.code == 2 and "invalid choice: 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("side", ["--p1", "--p2"])
+def test_a_person_in_a_headless_battle_is_one_line_pointing_at_play(side, tmp_path, capsys):
+    """`battle` has no screen: a human side waited forever for a choice nobody could make."""
+    from pokeview.cli import main
+
+    other = "--p2" if side == "--p1" else "--p1"
+    argv = ["--db", str(tmp_path / "x.db"), "battle", side, "human:Ann", other, "random"]
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "pokeview play" in err[0], err
+    assert not (tmp_path / "x.db").exists()  # nothing started, nothing recorded

@@ -118,3 +118,15 @@ def test_at_80_columns_a_stored_winner_is_shown_literally(db, capsys, monkeypatc
         conn.execute("update games set winner = '[/]x[bold]' where id = 24")
     lines = shown(capsys, monkeypatch, 80, "--db", str(db), "games", "--limit", "10")
     assert any("[/]x[bold]" in row for row in rows(lines, "24 games in")), lines
+
+
+@pytest.mark.parametrize("column", ["status", "started_at", "ending"])
+def test_a_stored_status_start_or_ending_is_shown_literally(db, capsys, monkeypatch, column):
+    """Like the winner, every stored text in `games` is another program's to write: a hand-edited
+    or foreign database's markup is printed as it is, not read (`[/]` crashed the table)."""
+    import sqlite3
+
+    with sqlite3.connect(db) as conn:
+        conn.execute(f"update games set {column} = '[/]x[bold]y' where id = 24")  # noqa: S608
+    lines = shown(capsys, monkeypatch, 120, "--db", str(db), "games", "--limit", "10")
+    assert any("[/]x[bold]y" in row for row in rows(lines, "24 games in")), lines
