@@ -219,6 +219,39 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
     return ServerOptions(port=port, join_wait=args.server_wait)
 
 
+def add_ray_options(p: argparse.ArgumentParser) -> None:
+    """--ray [ADDRESS], --ray-workers and --ray-models, for commands that play many bot games."""
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play the bot games on a Ray cluster (HOST:PORT; alone: RAY_ADDRESS, the cluster "
+        "started here with `ray start`, or a new one here); the record stays on this machine",
+    )
+    p.add_argument(
+        "--ray-workers", type=int, metavar="N", help="Ray workers (default: one per cluster CPU)"
+    )
+    p.add_argument(
+        "--ray-models",
+        action="store_true",
+        help="send games with a model player to Ray as well (by default they play here)",
+    )
+
+
+async def ray_games(args: argparse.Namespace) -> Any:
+    """The Ray cluster's games when --ray is given (started, every worker checked), else None."""
+    if args.ray is None:
+        if args.ray_workers is not None or args.ray_models:
+            raise PokeviewError("--ray-workers and --ray-models go with --ray")
+        return None
+    in_range("--ray-workers", args.ray_workers, (1, 10_000))
+    from pokeview.tournament.ray_games import RayGames
+
+    address = None if args.ray == "auto" else args.ray
+    return await RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+
+
 # -- users' files -------------------------------------------------------------------------------
 
 

@@ -11,10 +11,12 @@ from typing import Any
 from pokeview.cli.common import (
     PLAYERS_HELP,
     Commands,
+    add_ray_options,
     add_server_options,
     database_file,
     in_range,
     open_store,
+    ray_games,
     run_stoppable,
     server_options,
     with_bridge,
@@ -29,6 +31,7 @@ def add_run(commands: Commands) -> None:
     )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
     add_server_options(p)
+    add_ray_options(p)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -42,18 +45,24 @@ def cmd_run(args: argparse.Namespace) -> int:
     store = open_store(args)
 
     async def run() -> Any:
-        with ProgressView() as view:
-            return await with_bridge(
-                lambda bridge: run_tournament(
-                    config,
-                    store=store,
-                    bridge=bridge,
-                    concurrency=args.concurrency,
-                    players_file=args.players,
-                    on_progress=view.update,
-                    server=server,
+        remote = await ray_games(args)  # a cluster that cannot play is said before anything
+        try:
+            with ProgressView() as view:
+                return await with_bridge(
+                    lambda bridge: run_tournament(
+                        config,
+                        store=store,
+                        bridge=bridge,
+                        concurrency=args.concurrency,
+                        players_file=args.players,
+                        on_progress=view.update,
+                        server=server,
+                        remote=remote,
+                    )
                 )
-            )
+        finally:
+            if remote is not None:
+                remote.close()
 
     progress = run_stoppable(run())
     store.close()
