@@ -44,7 +44,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = load_run_config(args.config)
     store = open_store(args)
 
+    remote = None
+
     async def run() -> Any:
+        nonlocal remote
         remote = await ray_games(args)  # a cluster that cannot play is said before anything
         try:
             with ProgressView() as view:
@@ -66,6 +69,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     progress = run_stoppable(run())
     store.close()
+    again = remote is not None and remote.played_again
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
@@ -77,6 +81,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
+        + (f"; {remote.played_again} started again after a Ray worker died" if again else "")
     )
     return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 

@@ -82,6 +82,7 @@ class RayGames:
         self.workers = workers
         self.models = models
         self.players_files: dict[str, tuple[str, str] | None] = {}
+        self.played_again = 0  # games started again on another worker (one died under them)
 
     @classmethod
     async def start(
@@ -156,12 +157,14 @@ class RayGames:
             ) as exc:
                 why = f"the worker on {worker.host} died ({type(exc).__name__})"
                 tried.add(id(worker))
+                self.played_again += 1
                 continue
             finally:
                 worker.playing -= 1
             if shipped.result.status == "interrupted" and attempt + 1 < ATTEMPTS:
                 why = f"on {shipped.host}: {shipped.result.error}"
                 tried.add(id(worker))
+                self.played_again += 1
                 continue  # pokeview's machinery failed there (its bridge died): again
             return _store(shipped, order, store)
         raise PokeviewError(
