@@ -14,7 +14,6 @@ clean, the same ratings. Ratios, not wall-clock limits: nothing here passes or f
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import signal
 import sqlite3
@@ -30,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from tests.ray.conftest import NODE, worker_pids  # noqa: E402
+from tests.ray.cluster import NODE, games, ratings, worker_pids  # noqa: E402
+from tests.ray.cluster import recorded as count  # noqa: E402
 
 # Ray rewrites a loopback address to the machine's own unless told (see tests/ray/conftest.py).
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
@@ -85,35 +85,6 @@ def _seconds(stamp: str) -> float:
     from datetime import datetime
 
     return datetime.fromisoformat(stamp).timestamp()
-
-
-def count(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as conn:
-            return conn.execute("select count(*) from games").fetchone()[0]
-    except sqlite3.Error:
-        return 0
-
-
-def games(db: Path) -> list[tuple]:
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "select pair, seat, p1, p2, status, winner, turns, input_log from games "
-            "order by pair, seat, p1, p2, id"
-        ).fetchall()
-
-
-def ratings(db: Path, name: str) -> list[tuple]:
-    out = subprocess.run(
-        [sys.executable, "-m", "pokeview", "ratings", name, "--json", "--db", str(db)],
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout
-    return [
-        (p["name"], round(p["rating"], 6), round(p["low"], 6), round(p["high"], 6), p["games"])
-        for p in json.loads(out)["players"]
-    ]
 
 
 def verified(db: Path) -> str:

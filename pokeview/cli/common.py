@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -239,17 +240,24 @@ def add_ray_options(p: argparse.ArgumentParser) -> None:
     )
 
 
-async def ray_games(args: argparse.Namespace) -> Any:
-    """The Ray cluster's games when --ray is given (started, every worker checked), else None."""
+@asynccontextmanager
+async def ray_games(args: argparse.Namespace) -> AsyncIterator[Any]:
+    """The Ray cluster's games while the block runs when --ray is given (started, every worker
+    checked, so that a cluster that cannot play is said before anything), else None."""
     if args.ray is None:
         if args.ray_workers is not None or args.ray_models:
             raise PokeviewError("--ray-workers and --ray-models go with --ray")
-        return None
+        yield None
+        return
     in_range("--ray-workers", args.ray_workers, (1, 10_000))
     from pokeview.tournament.ray_games import RayGames
 
     address = None if args.ray == "auto" else args.ray
-    return await RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+    remote = await RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+    try:
+        yield remote
+    finally:
+        remote.close()
 
 
 # -- users' files -------------------------------------------------------------------------------

@@ -148,8 +148,7 @@ def _play(args: argparse.Namespace, store: Any) -> int:
     server = server_options(args)
 
     async def play() -> Any:
-        remote = await ray_games(args)  # a cluster that cannot play is said before anything
-        try:
+        async with ray_games(args) as remote:
             return await with_bridge(
                 lambda bridge: ladder_play.play_ladder(
                     store,
@@ -164,9 +163,6 @@ def _play(args: argparse.Namespace, store: Any) -> int:
                     remote=remote,
                 )
             )
-        finally:
-            if remote is not None:
-                remote.close()
 
     outcome = run_stoppable(play())
     print(

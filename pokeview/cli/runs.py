@@ -44,12 +44,11 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = load_run_config(args.config)
     store = open_store(args)
 
-    remote = None
+    remote: Any = None
 
     async def run() -> Any:
         nonlocal remote
-        remote = await ray_games(args)  # a cluster that cannot play is said before anything
-        try:
+        async with ray_games(args) as remote:
             with ProgressView() as view:
                 return await with_bridge(
                     lambda bridge: run_tournament(
@@ -63,13 +62,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                         remote=remote,
                     )
                 )
-        finally:
-            if remote is not None:
-                remote.close()
 
     progress = run_stoppable(run())
     store.close()
-    again = remote is not None and remote.played_again
+    again = remote.played_again if remote is not None else 0
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
@@ -81,7 +77,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
-        + (f"; {remote.played_again} started again after a Ray worker died" if again else "")
+        + (f"; {again} started again after a Ray worker died" if again else "")
     )
     return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 

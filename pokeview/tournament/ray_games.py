@@ -146,27 +146,26 @@ class RayGames:
             worker.playing += 1
             try:
                 shipped: Shipped = await worker.actor.play.remote(order, players)
-            except self.ray.exceptions.RayTaskError as exc:  # pokeview's error, raised there
-                cause = exc.cause if isinstance(exc.cause, Exception) else exc
-                if isinstance(cause, PokeviewError):
-                    raise PokeviewError(f"on the Ray worker on {worker.host}: {cause}") from None
-                raise
+            except self.ray.exceptions.RayTaskError as exc:  # raised in pokeview there
+                if isinstance(exc.cause, PokeviewError):  # what a run here would stop on too
+                    raise PokeviewError(
+                        f"on the Ray worker on {worker.host}: {exc.cause}"
+                    ) from None
+                why = f"on {worker.host}: {_first_line(exc.cause or exc)}"
             except (
                 self.ray.exceptions.RayActorError,
                 self.ray.exceptions.ActorUnavailableError,
             ) as exc:
                 why = f"the worker on {worker.host} died ({type(exc).__name__})"
-                tried.add(id(worker))
-                self.played_again += 1
-                continue
+            else:
+                if shipped.result.status != "interrupted" or attempt + 1 == ATTEMPTS:
+                    return _store(shipped, order, store)
+                # pokeview's machinery failed there (its bridge died, say): again elsewhere
+                why = f"on {shipped.host}: {shipped.result.error}"
             finally:
                 worker.playing -= 1
-            if shipped.result.status == "interrupted" and attempt + 1 < ATTEMPTS:
-                why = f"on {shipped.host}: {shipped.result.error}"
-                tried.add(id(worker))
-                self.played_again += 1
-                continue  # pokeview's machinery failed there (its bridge died): again
-            return _store(shipped, order, store)
+            tried.add(id(worker))
+            self.played_again += 1
         raise PokeviewError(
             f"game {order.p1} vs {order.p2} (pair {order.pair}, seat {order.seat}) could not be "
             f"played on {ATTEMPTS} Ray workers in a row; the last: {why}"

@@ -10,16 +10,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
+
+from tests.ray.cluster import NODE
 
 # Ray rewrites 127.0.0.1 to the machine's own address, where a loopback cluster does not listen;
 # this keeps the tests' own process (and what it starts) on loopback. Set before Ray is imported.
 os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
 os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
-
-NODE = {"num_cpus": 1, "node_ip_address": "127.0.0.1", "object_store_memory": 80 * 1024 * 1024}
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -49,26 +48,3 @@ def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
 @pytest.fixture
 def address(cluster: object) -> str:
     return cluster.address  # type: ignore[attr-defined]
-
-
-def worker_pids(cluster: object) -> list[int]:
-    """The pids of the GameWorker actors running on the cluster's nodes (children of its
-    raylets), read from /proc."""
-    raylets = {
-        p.process.pid
-        for node in cluster.list_all_nodes()  # type: ignore[attr-defined]
-        for p in node.all_processes.get("raylet", [])
-    }
-    pids = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-            cmdline = (entry / "cmdline").read_bytes()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent in raylets and b"GameWorker" in cmdline:
-            pids.append(int(entry.name))
-    return pids

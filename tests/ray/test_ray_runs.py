@@ -3,7 +3,6 @@ here, one record on the driver, and nothing lost or doubled when a worker or the
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import sqlite3
@@ -13,7 +12,7 @@ import time
 from pathlib import Path
 
 from tests.helpers import pokeview
-from tests.ray.conftest import worker_pids
+from tests.ray.cluster import games, ratings, recorded, worker_pids
 
 RUN = """
 name = "on-ray"
@@ -23,31 +22,6 @@ players = ["random", "max-damage"]
 concurrency = 4
 """
 WAIT = 240  # seconds any one run may take here before the test gives up on it
-
-
-def games(db: Path) -> list[tuple]:
-    """Each recorded game as what decides it and what it gave, in the plan's order."""
-    with sqlite3.connect(db) as conn:
-        return conn.execute(
-            "select pair, seat, p1, p2, status, winner, turns, input_log from games "
-            "order by pair, seat, p1, p2, id"
-        ).fetchall()
-
-
-def ratings(db: Path, run: str) -> list[tuple]:
-    report = json.loads(pokeview("ratings", run, "--json", "--db", str(db)).stdout)
-    return [
-        (p["name"], round(p["rating"], 6), round(p["low"], 6), round(p["high"], 6), p["games"])
-        for p in report["players"]
-    ]
-
-
-def recorded(db: Path) -> int:
-    try:
-        with sqlite3.connect(db) as conn:
-            return conn.execute("select count(*) from games").fetchone()[0]
-    except sqlite3.Error:
-        return 0
 
 
 def start_run(config: Path, db: Path, address: str) -> subprocess.Popen[str]:
