@@ -16,6 +16,7 @@ from __future__ import annotations
 import ipaddress
 import logging
 import os
+import signal
 import socket
 from dataclasses import dataclass
 from pathlib import Path
@@ -104,6 +105,7 @@ class RayGames:
                 # started on 127.0.0.1 does not listen; this switch keeps the driver on loopback.
                 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
         ray = _ray()
+        stop = signal.getsignal(signal.SIGTERM)
         try:
             ray.init(
                 address=address,
@@ -116,6 +118,9 @@ class RayGames:
             raise PokeviewError(
                 f"cannot join the Ray cluster at {address or 'auto'}: {exc}"
             ) from None
+        finally:
+            if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
+                signal.signal(signal.SIGTERM, stop)
         try:
             count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
             actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(GameWorker)

@@ -52,12 +52,32 @@ class Shipped:
     host: str
 
 
+SCRATCH = "pokeview-ray-"  # a worker's scratch folder, by its pid
+
+
+def _sweep() -> None:
+    """Remove the scratch folders of workers whose process is gone."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*"):
+        pid = folder.name.removeprefix(SCRATCH)
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's live process
+
+
 class GameWorker:
     """One per Ray worker process: a bridge of one Node host, and a scratch database."""
 
     def __init__(self) -> None:
         self.host = socket.gethostname()
-        self.folder = Path(tempfile.mkdtemp(prefix="pokeview-ray-"))
+        _sweep()  # Ray kills a worker without a word: its scratch folder is cleared here
+        self.folder = Path(tempfile.gettempdir()) / f"{SCRATCH}{os.getpid()}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(mode=0o700)
         self.store: Store | None = None
         self.bridge = Bridge(hosts=1)  # one core per worker: Ray spreads the workers
         self.players_files: dict[str, Path] = {}

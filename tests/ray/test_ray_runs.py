@@ -8,9 +8,11 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
+from pokeview.tournament.ray_worker import SCRATCH
 from tests.helpers import pokeview
 from tests.ray.cluster import games, ratings, recorded, worker_pids
 
@@ -74,11 +76,13 @@ def test_a_worker_killed_mid_run_costs_no_game_and_doubles_none(tmp_path, addres
     deadline = time.monotonic() + WAIT
     proc = start_run(config, there, address)
     try:
+        killed = []
         for at in (2, 7):  # kill a worker twice, each while games are in flight on it
             wait_for(
                 lambda at=at: recorded(there) >= at and len(worker_pids(cluster)) == 2, deadline
             )
-            os.kill(worker_pids(cluster)[0], signal.SIGKILL)
+            killed.append(worker_pids(cluster)[0])
+            os.kill(killed[-1], signal.SIGKILL)
         said, _ = proc.communicate(timeout=WAIT)
         assert proc.returncode == 0
         # The kills met games in flight, which were played again on the other worker.
@@ -91,6 +95,8 @@ def test_a_worker_killed_mid_run_costs_no_game_and_doubles_none(tmp_path, addres
     verified = pokeview("verify", "--all", "--quiet", "--db", str(there))
     assert verified.returncode == 0, verified.stdout
     assert ratings(there, "on-ray") == ratings(here, "on-ray")
+    # What a killed worker left in its scratch folder was cleared by the one started after it.
+    assert not [pid for pid in killed if (Path(tempfile.gettempdir()) / f"{SCRATCH}{pid}").exists()]
 
 
 def test_a_killed_driver_starts_again_where_its_record_ends(tmp_path, address):
@@ -125,3 +131,31 @@ def test_a_ladder_plays_its_bot_sets_on_ray(tmp_path, address):
         rows = conn.execute("select status, run_id from games").fetchall()
     assert len(rows) == 4 and {s for s, _ in rows} == {"finished"} and rows[0][1] is not None
     assert pokeview("verify", "--all", "--quiet", "--db", db).returncode == 0
+
+
+def test_a_ray_run_stopped_by_sigterm_stops_as_a_run_here_does(tmp_path, address):
+    config = tmp_path / "run.toml"
+    config.write_text(RUN.format(pairs=4))
+    db = tmp_path / "there.db"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokeview", "run", str(config), "--db", str(db), "--ray", address],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        wait_for(lambda: recorded(db) >= 1, time.monotonic() + WAIT)
+        proc.send_signal(signal.SIGTERM)  # Ray's own handler would exit at once; pokeview's stops
+        _, err = proc.communicate(timeout=WAIT)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143 and "pokeview: stopped (SIGTERM)" in err, err
+    assert "Traceback" not in err
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("select state, pid from runs").fetchone() == ("stopped", None)
+        assert {s for (s,) in conn.execute("select status from games")} == {"finished"}
+    done = pokeview("run", str(config), "--db", str(db), "--ray", address)
+    assert done.returncode == 0 and "8/8 games recorded" in done.stdout, done.stderr
