@@ -98,9 +98,11 @@ class RayGames:
         started on this machine with `ray start`, or a new one here), start `workers` actors
         (default: one per CPU of the cluster) and ask each whether it can play. Anything that
         stops it is one line, before a game is played."""
-        if address and address != "auto":
-            _answers(address)
-            if _on_loopback(address):
+        named = address if address and address != "auto" else os.environ.get("RAY_ADDRESS")
+        # (Ray checks a ray:// address, Ray Client's, and its own words "auto" and "local")
+        if named and "://" not in named and named not in ("auto", "local"):
+            _answers(named)
+            if _on_loopback(named):
                 # Ray rewrites a loopback address to this machine's own, where a cluster
                 # started on 127.0.0.1 does not listen; this switch keeps the driver on loopback.
                 os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")

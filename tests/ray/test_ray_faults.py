@@ -47,8 +47,16 @@ def test_an_address_where_no_cluster_answers_is_one_line(tmp_path):
     line = one_clear_line(ran)
     assert f"no Ray cluster answers at 127.0.0.1:{port}" in line
     assert no_games(db)
-    ladder = pokeview("ladder", "play", "x", "--ray", "nonsense", "--db", str(db))
-    assert "HOST:PORT" in one_clear_line(ladder) or "no ladder" in one_clear_line(ladder)
+    named = pokeview(
+        "run", str(config), "--db", str(db), "--ray", env={"RAY_ADDRESS": f"127.0.0.1:{port}"}
+    )
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in one_clear_line(named)
+    assert no_games(db)
+    made = pokeview("ladder", "create", "lad", "--player", "heuristic", "--db", str(db))
+    assert made.returncode == 0, made.stderr
+    ladder = pokeview("ladder", "play", "lad", "--ray", "nonsense", "--db", str(db))
+    assert "--ray nonsense: give a Ray cluster's address as HOST:PORT" in one_clear_line(ladder)
+    assert no_games(db)
 
 
 def test_ray_options_without_ray_are_refused(tmp_path):

@@ -12,6 +12,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from pokeview.store import open_store
 from pokeview.tournament.ray_worker import SCRATCH
 from tests.helpers import pokeview
 from tests.ray.cluster import games, ratings, recorded, worker_pids
@@ -146,6 +147,11 @@ def test_a_ray_run_stopped_by_sigterm_stops_as_a_run_here_does(tmp_path, address
     )
     try:
         wait_for(lambda: recorded(db) >= 1, time.monotonic() + WAIT)
+        # A spectator of the run sees each game as it is stored, while the run goes on.
+        spectator = open_store(db)
+        (run,) = [r for r, _ in spectator.runs()]
+        assert spectator.ended_games([run.id]) and proc.poll() is None
+        spectator.close()
         proc.send_signal(signal.SIGTERM)  # Ray's own handler would exit at once; pokeview's stops
         _, err = proc.communicate(timeout=WAIT)
     finally:
