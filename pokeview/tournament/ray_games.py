@@ -13,6 +13,8 @@ programs on the local server never.
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import ipaddress
 import logging
 import os
@@ -199,8 +201,6 @@ class RayGames:
 
 
 async def _ready(ray: Any, actors: list[Any]) -> list[Readiness]:
-    import asyncio
-
     try:
         said: list[Readiness] = await asyncio.wait_for(
             asyncio.gather(*(a.ready.remote() for a in actors)), READY_SECONDS
@@ -230,13 +230,7 @@ def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:
     row["run_id"] = order.run_id
     items = [(e["side"], e["kind"], e["data"], e["at"]) for e in shipped.events]
     game_id = store.import_game(row, shipped.decisions, items)
-    return _with_id(shipped.result, game_id)
-
-
-def _with_id(result: GameResult, game_id: int) -> GameResult:
-    import dataclasses
-
-    return dataclasses.replace(result, game_id=game_id)
+    return dataclasses.replace(shipped.result, game_id=game_id)
 
 
 def _first_line(exc: BaseException) -> str:
