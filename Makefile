@@ -14,7 +14,7 @@ NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cu
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,ray]'
 	@rm -f $(VENV)/.installed-*
 	@touch $(STAMP)
 
@@ -44,7 +44,8 @@ browser:
 	  echo "chromium is not installed: the report's browser test will be skipped"
 
 # Every layer: the JavaScript's (tests/js), then tests/unit, tests/integration (real Showdown in
-# Node) and tests/tui (Pilot, snapshots); pytest's closing line is the last one printed.
+# Node), tests/ray (a real Ray cluster on loopback: Ray comes with the install step's `ray` extra)
+# and tests/tui (Pilot, snapshots); pytest's closing line is the last one printed.
 test: setup browser test-js
 	$(BIN)/pytest -q
 
@@ -95,6 +96,7 @@ bench: setup
 	$(BIN)/python benchmarks/record_cpu.py
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
 	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
+	$(BIN)/python benchmarks/ray.py --pairs 100
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache

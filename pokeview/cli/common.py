@@ -6,7 +6,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -217,6 +218,46 @@ def server_options(args: argparse.Namespace) -> ServerOptions:
             f"--server-wait {args.server_wait:g} is out of range: give a number of seconds above 0"
         )
     return ServerOptions(port=port, join_wait=args.server_wait)
+
+
+def add_ray_options(p: argparse.ArgumentParser) -> None:
+    """--ray [ADDRESS], --ray-workers and --ray-models, for commands that play many bot games."""
+    p.add_argument(
+        "--ray",
+        nargs="?",
+        const="auto",
+        metavar="ADDRESS",
+        help="play the bot games on a Ray cluster (HOST:PORT; alone: RAY_ADDRESS, the cluster "
+        "started here with `ray start`, or a new one here); the record stays on this machine",
+    )
+    p.add_argument(
+        "--ray-workers", type=int, metavar="N", help="Ray workers (default: one per cluster CPU)"
+    )
+    p.add_argument(
+        "--ray-models",
+        action="store_true",
+        help="send games with a model player to Ray as well (by default they play here)",
+    )
+
+
+@asynccontextmanager
+async def ray_games(args: argparse.Namespace) -> AsyncIterator[Any]:
+    """The Ray cluster's games while the block runs when --ray is given (started, every worker
+    checked, so that a cluster that cannot play is said before anything), else None."""
+    if args.ray is None:
+        if args.ray_workers is not None or args.ray_models:
+            raise PokeviewError("--ray-workers and --ray-models go with --ray")
+        yield None
+        return
+    in_range("--ray-workers", args.ray_workers, (1, 10_000))
+    from pokeview.tournament.ray_games import RayGames
+
+    address = None if args.ray == "auto" else args.ray
+    remote = await RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+    try:
+        yield remote
+    finally:
+        remote.close()
 
 
 # -- users' files -------------------------------------------------------------------------------

@@ -10,8 +10,10 @@ from pokeview.cli.common import (
     KINDS,
     PLAYERS_HELP,
     Commands,
+    add_ray_options,
     add_server_options,
     open_store,
+    ray_games,
     run_stoppable,
     server_options,
     with_bridge,
@@ -81,6 +83,7 @@ def add_ladder(commands: Commands) -> None:
     lp.add_argument("--concurrency", type=int, default=4, metavar="N", help="games at once (4)")
     lp.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
     add_server_options(lp)
+    add_ray_options(lp)
     lp.set_defaults(func=cmd_ladder)
     lp = lsub.add_parser("show", parents=[common], help="ratings, members, spend, what comes next")
     lp.add_argument("name", help="the ladder")
@@ -143,21 +146,25 @@ def _play(args: argparse.Namespace, store: Any) -> int:
         print(line, flush=True)
 
     server = server_options(args)
-    outcome = run_stoppable(
-        with_bridge(
-            lambda bridge: ladder_play.play_ladder(
-                store,
-                bridge,
-                args.name,
-                budget_games=args.budget_games,
-                budget_usd=args.budget_usd,
-                concurrency=args.concurrency,
-                players_file=args.players,
-                say=say,
-                server=server,
+
+    async def play() -> Any:
+        async with ray_games(args) as remote:
+            return await with_bridge(
+                lambda bridge: ladder_play.play_ladder(
+                    store,
+                    bridge,
+                    args.name,
+                    budget_games=args.budget_games,
+                    budget_usd=args.budget_usd,
+                    concurrency=args.concurrency,
+                    players_file=args.players,
+                    say=say,
+                    server=server,
+                    remote=remote,
+                )
             )
-        )
-    )
+
+    outcome = run_stoppable(play())
     print(
         strip_control(
             f"ladder {args.name}: {outcome.played} games played now ({outcome.failed} ended in "

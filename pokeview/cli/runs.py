@@ -11,10 +11,12 @@ from typing import Any
 from pokeview.cli.common import (
     PLAYERS_HELP,
     Commands,
+    add_ray_options,
     add_server_options,
     database_file,
     in_range,
     open_store,
+    ray_games,
     run_stoppable,
     server_options,
     with_bridge,
@@ -29,6 +31,7 @@ def add_run(commands: Commands) -> None:
     )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
     add_server_options(p)
+    add_ray_options(p)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -41,22 +44,28 @@ def cmd_run(args: argparse.Namespace) -> int:
     config = load_run_config(args.config)
     store = open_store(args)
 
+    remote: Any = None
+
     async def run() -> Any:
-        with ProgressView() as view:
-            return await with_bridge(
-                lambda bridge: run_tournament(
-                    config,
-                    store=store,
-                    bridge=bridge,
-                    concurrency=args.concurrency,
-                    players_file=args.players,
-                    on_progress=view.update,
-                    server=server,
+        nonlocal remote
+        async with ray_games(args) as remote:
+            with ProgressView() as view:
+                return await with_bridge(
+                    lambda bridge: run_tournament(
+                        config,
+                        store=store,
+                        bridge=bridge,
+                        concurrency=args.concurrency,
+                        players_file=args.players,
+                        on_progress=view.update,
+                        server=server,
+                        remote=remote,
+                    )
                 )
-            )
 
     progress = run_stoppable(run())
     store.close()
+    again = remote.played_again if remote is not None else 0
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
@@ -68,6 +77,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
+        + (f"; {again} started again after a Ray worker died" if again else "")
     )
     return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 

@@ -6,7 +6,8 @@ server's venue (so `server:USER` players play there), a given number at once; it
 counted (done, void by the one rule of `battle/void.py`, interrupted, failed; its cost); the
 progress hook hears of every change; and the run's row is taken for this process and left
 `finished`, `errors` or `stopped` however play ends: Ctrl-C and SIGTERM cancel the work, the games
-in flight are kept as interrupted, and the row says `stopped`.
+in flight are kept as interrupted, and the row says `stopped`. A remote (a Ray cluster, see
+`ray_games`) may take a game instead: it is played there and arrives here whole, as one transaction.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from pokeview.battle.loop import GameResult
 from pokeview.battle.play import play
@@ -30,6 +31,7 @@ from pokeview.ratings.decisions import ensure_stats
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.eta import GameClock
+from pokeview.tournament.order import GameOrder
 
 
 @dataclass
@@ -99,6 +101,15 @@ def alive(pid: int | None) -> bool:
     return True
 
 
+class Remote(Protocol):
+    """Somewhere else that plays games (a Ray cluster): it says which games it takes, and hands
+    each back recorded in `store`."""
+
+    def takes(self, spec: GameSpec) -> bool: ...
+
+    async def play(self, order: GameOrder, store: Store) -> GameResult: ...
+
+
 class Engine:
     """Plays games of one run, `concurrency` at once, counting each into `progress` and telling
     `on_progress` (the progress line of `run`, the game lines of `ladder play`)."""
@@ -111,8 +122,10 @@ class Engine:
         *,
         concurrency: int,
         on_progress: Callable[[Progress], None] | None = None,
+        remote: Remote | None = None,
     ) -> None:
         self.store = store
+        self.remote = remote
         self.venue = LocalServer(bridge)
         self.progress = progress
         self.on_progress = on_progress
@@ -134,7 +147,12 @@ class Engine:
             self._tell()
             try:
                 spec = game()  # making the players may fail: the clock is told all the same
-                result = await play(spec, venue=self.venue, store=self.store)
+                if isinstance(game, GameOrder) and self.remote and self.remote.takes(spec):
+                    for player in spec.players.values():
+                        await player.close()  # made here only to be asked; played there
+                    result = await self.remote.play(game, self.store)
+                else:
+                    result = await play(spec, venue=self.venue, store=self.store)
             except BaseException:
                 if clock is not None:
                     clock.ended(key, counted=False)  # cut short: its time says nothing

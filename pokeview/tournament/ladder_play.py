@@ -10,13 +10,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pokeview import __version__
-from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.players.server import ServerOptions
 from pokeview.store.store import Store
 from pokeview.text import strip_control
-from pokeview.tournament.engine import Engine, Progress, alive, checked_players, holding
+from pokeview.tournament.engine import (
+    Engine,
+    Progress,
+    Remote,
+    alive,
+    checked_players,
+    holding,
+)
 from pokeview.tournament.ladder import (
     Ladder,
     PlannedSet,
@@ -40,6 +46,7 @@ from pokeview.tournament.ladder_budget import (
     check_prices,
     open_budget,
 )
+from pokeview.tournament.order import GameOrder
 
 # -- what is said before and during play -------------------------------------------------------
 
@@ -176,6 +183,7 @@ async def play_ladder(
     players_file: str | None = None,
     say: Callable[[str], None] = print,
     server: ServerOptions | None = None,
+    remote: Remote | None = None,
 ) -> Outcome:
     ladder = load_ladder(store, name)
     concurrency = positive(concurrency, "--concurrency", whole=True)
@@ -238,18 +246,22 @@ async def play_ladder(
         )
 
     progress = Progress(planned=0, done_before=0)  # a ladder chooses as it goes: no plan to count
-    engine = Engine(store, bridge, progress, concurrency=concurrency, on_progress=said)
+    engine = Engine(
+        store, bridge, progress, concurrency=concurrency, on_progress=said, remote=remote
+    )
 
-    def game(pair: int, seat: int, p1: str, p2: str) -> Callable[[], GameSpec]:
-        return lambda: GameSpec.new(
+    def game(pair: int, seat: int, p1: str, p2: str) -> GameOrder:
+        return GameOrder(
             fmt,
             seed_text,
-            make_player(p1, players_file, server=server),  # fresh players for every game
-            make_player(p2, players_file, server=server),
+            p1,
+            p2,
             pair=pair,
-            turn_limit=int(ladder.config["turn_limit"]),
-            run_id=ladder.run_id,
             seat=seat,
+            run_id=ladder.run_id,
+            turn_limit=int(ladder.config["turn_limit"]),
+            players_file=players_file,
+            server=server,
         )
 
     finished_cleanly = False

@@ -14,7 +14,6 @@ from typing import Any
 
 from pokeview import __version__
 from pokeview.battle import seeds
-from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import PlayerSpec, Start
 from pokeview.players import make_player
@@ -24,8 +23,16 @@ from pokeview.players.server import ServerOptions
 from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
-from pokeview.tournament.engine import Engine, Progress, alive, checked_players, holding
+from pokeview.tournament.engine import (
+    Engine,
+    Progress,
+    Remote,
+    alive,
+    checked_players,
+    holding,
+)
 from pokeview.tournament.eta import GameClock
+from pokeview.tournament.order import GameOrder
 from pokeview.tournament.schedule import PlannedGame, plan
 
 
@@ -138,8 +145,10 @@ async def run_tournament(
     players_file: str | None = None,
     on_progress: Callable[[Progress], None] | None = None,
     server: ServerOptions | None = None,
+    remote: Remote | None = None,
 ) -> Progress:
-    """Play what is left of the run; `server` is where its `server:USER` players are."""
+    """Play what is left of the run; `server` is where its `server:USER` players are, and
+    `remote` (a Ray cluster) plays the games it takes."""
     players_file = players_file or config.players_file
     # Everything that can refuse the config is asked before the run is created: its players
     # (and whether each can play the format), and whether Showdown starts it with its teams.
@@ -159,7 +168,9 @@ async def run_tournament(
     progress = Progress(
         planned=len(plan(config)), done_before=done_before, clock=clock, again=again
     )
-    engine = Engine(store, bridge, progress, concurrency=slots, on_progress=on_progress)
+    engine = Engine(
+        store, bridge, progress, concurrency=slots, on_progress=on_progress, remote=remote
+    )
 
     def ending() -> str:
         # `finished` only when every planned game is recorded and none ended in an error: a
@@ -169,18 +180,20 @@ async def run_tournament(
             return "stopped"
         return "errors" if store.error_games(run_id) else "finished"
 
-    def game(planned: PlannedGame) -> Callable[[], GameSpec]:
-        return lambda: GameSpec.new(
+    def game(planned: PlannedGame) -> GameOrder:
+        return GameOrder(
             config.format,
             config.seed,
-            make_player(planned.p1, players_file, server=server),  # fresh every game
-            make_player(planned.p2, players_file, server=server),
+            planned.p1,
+            planned.p2,
             pair=planned.pair,
+            seat=planned.seat,
+            run_id=run_id,
             turn_limit=config.turn_limit,
             teams=config.team_for_pair(planned.pair),
-            run_id=run_id,
-            seat=planned.seat,
             void_share=config.void_autopilot_share,
+            players_file=players_file,
+            server=server,
         )
 
     async with holding(store, run_id, ending):

@@ -1,0 +1,178 @@
+"""`pokeview run --ray` on a local Ray cluster beside the same run without Ray, in one run.
+
+A cluster of two worker processes on this machine (a head and a second node on loopback, one CPU
+each, as `ray.cluster_utils.Cluster` starts them) plays the same seeded run as `pokeview run`
+alone: at 1 worker, at 2, and at 2 with a worker process killed twice mid-run. For each: games per
+second (over the whole command, and between the first and the last game recorded, which leaves
+out starting Ray), the machine's load beside it, and whether the record is the same: the same
+games (pair, seat, players, winner, turns, input log), none twice, `pokeview verify --all`
+clean, the same ratings. Ratios, not wall-clock limits: nothing here passes or fails.
+
+    .venv/bin/python benchmarks/ray.py [--pairs 100] [--p1 heuristic --p2 max-damage]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# This file's own folder leaves the path, so that `import ray` is Ray, not this file.
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
+sys.path.insert(0, str(ROOT))
+
+from tests.ray.cluster import NODE, games, ratings, worker_pids  # noqa: E402
+from tests.ray.cluster import recorded as count  # noqa: E402
+
+# Ray rewrites a loopback address to the machine's own unless told (see tests/ray/conftest.py).
+os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"
+os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+TARGET_OVERHEAD = 0.9  # games/s on Ray over games/s without, on the same machine
+
+
+@dataclass
+class Measured:
+    what: str
+    games: int
+    seconds: float  # the whole command
+    steady: float  # games/s between the first and the last game recorded
+    load: tuple[float, float]  # the 1-minute load average before and after
+    said: str
+
+    @property
+    def rate(self) -> float:
+        return self.games / self.seconds
+
+
+def run(
+    what: str, config: Path, db: Path, *more: str, kill: int = 0, total: int = 0, cluster=None
+) -> Measured:
+    before = os.getloadavg()[0]
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pokeview", "run", str(config), "--db", str(db), *more],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    for n in range(kill):  # a worker process killed at a third and at two thirds of the run
+        at = (n + 1) * total // (kill + 1)
+        while proc.poll() is None and (count(db) < at or len(worker_pids(cluster)) < 2):
+            time.sleep(0.1)
+        if proc.poll() is None:
+            os.kill(worker_pids(cluster)[0], signal.SIGKILL)
+    said, _ = proc.communicate(timeout=3600)
+    seconds = time.monotonic() - start
+    if proc.returncode != 0:
+        raise SystemExit(f"{what}: pokeview run failed: {said}")
+    with sqlite3.connect(db) as conn:
+        first, last, n = conn.execute(
+            "select min(ended_at), max(ended_at), count(*) from games"
+        ).fetchone()
+    steady = (n - 1) / max(1e-9, _seconds(last) - _seconds(first))
+    return Measured(what, n, seconds, steady, (before, os.getloadavg()[0]), said.strip())
+
+
+def _seconds(stamp: str) -> float:
+    from datetime import datetime
+
+    return datetime.fromisoformat(stamp).timestamp()
+
+
+def verified(db: Path) -> str:
+    out = subprocess.run(
+        [sys.executable, "-m", "pokeview", "verify", "--all", "--quiet", "--db", str(db)],
+        capture_output=True,
+        text=True,
+    )
+    return f"{out.stdout.strip()} (exit {out.returncode})"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--pairs", type=int, default=100, help="mirror pairs: 2 games each")
+    parser.add_argument("--p1", default="heuristic")
+    parser.add_argument("--p2", default="max-damage")
+    parser.add_argument("--concurrency", type=int, default=8)
+    args = parser.parse_args()
+    from ray.cluster_utils import Cluster
+
+    work = Path(tempfile.mkdtemp(prefix="pokeview-bench-ray-"))
+    name = "bench-ray"
+    config = work / "run.toml"
+    config.write_text(
+        f'name = "{name}"\nseed = "{name}"\nformat = "gen9randombattle"\n'
+        f"pairs = {args.pairs}\nplayers = [{args.p1!r}, {args.p2!r}]\n"
+        f"concurrency = {args.concurrency}\n".replace("'", '"')
+    )
+    cluster = Cluster(
+        initialize_head=True,
+        head_node_args={**NODE, "include_dashboard": False, "temp_dir": str(work / "ray")},
+    )
+    try:
+        cluster.add_node(**NODE)
+        cluster.wait_for_nodes(timeout=60)
+        address = cluster.address
+        results = [
+            run("without Ray", config, work / "here.db"),
+            run("Ray, 1 worker", config, work / "one.db", "--ray", address, "--ray-workers", "1"),
+            run("Ray, 2 workers", config, work / "two.db", "--ray", address, "--ray-workers", "2"),
+            run(
+                "Ray, 2 workers, one killed twice",
+                config,
+                work / "killed.db",
+                "--ray",
+                address,
+                "--ray-workers",
+                "2",
+                kill=2,
+                total=args.pairs * 2,
+                cluster=cluster,
+            ),
+        ]
+    finally:
+        cluster.shutdown()
+    here = work / "here.db"
+    base = results[0]
+    print(
+        f"{args.pairs * 2} games of {args.p1} vs {args.p2}, {args.concurrency} at a time, "
+        f"on {os.cpu_count()} cores shared with other work"
+    )
+    print(
+        f"{'run':<34} {'games':>5} {'games/s':>8} {'ratio':>6} {'steady':>7} {'ratio':>6} "
+        f"{'load':>11}  same record"
+    )
+    for m, db in zip(results, ("here", "one", "two", "killed"), strict=True):
+        path = work / f"{db}.db"
+        rows = games(path)
+        keys = [(r[0], r[1], r[2], r[3]) for r in rows]
+        same = (
+            f"{len(rows)} games, {len(keys) - len(set(keys))} twice, "
+            f"games {'==' if rows == games(here) else '!='}, "
+            f"ratings {'==' if ratings(path, name) == ratings(here, name) else '!='}, "
+            f"verify: {verified(path)}"
+        )
+        print(
+            f"{m.what:<34} {m.games:>5} {m.rate:>8.2f} {m.rate / base.rate:>6.2f} "
+            f"{m.steady:>7.2f} {m.steady / base.steady:>6.2f} "
+            f"{m.load[0]:>5.2f}→{m.load[1]:<5.2f}  {same}"
+        )
+        if "started again" in m.said:
+            print(f"{'':<34} {m.said.rsplit('; ', 1)[-1]}")
+    two = results[2]
+    print(
+        f"target: Ray at 2 workers ≥ {TARGET_OVERHEAD}× without Ray: "
+        f"{two.rate / base.rate:.2f} (whole command), {two.steady / base.steady:.2f} (steady)"
+    )
+
+
+if __name__ == "__main__":
+    main()

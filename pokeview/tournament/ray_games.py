@@ -1,0 +1,237 @@
+"""`--ray`: a run's or ladder's games played on a Ray cluster, recorded here.
+
+The driver (this process) keeps the one SQLite record. Each Ray worker is a `GameWorker` actor
+with its own bridge; it plays whole games and sends each back as rows, which are stored here in
+one transaction. So the record never holds half of a game played elsewhere, and a run stopped
+or killed resumes exactly as a local one: what is recorded is done, the rest is played again.
+A worker that dies mid-game (its process killed, its machine gone) is restarted by Ray, and the
+game is played again from its seed on another worker: the same seed gives the same game.
+
+Bot games go to the cluster; model games only when asked (`models`), and games of people or
+programs on the local server never.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import ipaddress
+import logging
+import os
+import signal
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokeview import __version__
+from pokeview.battle.loop import GameResult
+from pokeview.battle.spec import GameSpec
+from pokeview.errors import PokeviewError
+from pokeview.players.kinds import PlayerKind
+from pokeview.store.store import Store
+from pokeview.tournament.order import GameOrder
+from pokeview.tournament.ray_worker import GameWorker, Readiness, Shipped
+
+ATTEMPTS = 5  # workers a game is tried on before the run stops on it
+CONNECT_SECONDS = 5.0  # for a cluster's address to answer at all
+READY_SECONDS = 120.0  # for every worker to start (a cold node imports pokeview and starts Node)
+INSTALL = "pip install 'pokeview[ray]'"
+
+
+@dataclass(slots=True)
+class _Worker:
+    actor: Any
+    host: str
+    playing: int = 0
+
+
+def _ray() -> Any:
+    try:
+        import ray
+    except ImportError:
+        raise PokeviewError(f"--ray needs Ray, which is not installed: {INSTALL}") from None
+    return ray
+
+
+def _answers(address: str) -> None:
+    """One clear line when nothing listens at a cluster's address (Ray itself would retry for
+    minutes)."""
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdigit():
+        raise PokeviewError(f"--ray {address}: give a Ray cluster's address as HOST:PORT")
+    try:
+        socket.create_connection((host, int(port)), timeout=CONNECT_SECONDS).close()
+    except OSError as exc:
+        raise PokeviewError(
+            f"no Ray cluster answers at {address} ({exc.strerror or exc}); start one there with "
+            "`ray start --head`, or check the address"
+        ) from None
+
+
+def _on_loopback(address: str) -> bool:
+    host = address.rpartition(":")[0].strip("[]")
+    try:
+        return host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+class RayGames:
+    """The cluster as a remote of the engine (`tournament.engine.Remote`)."""
+
+    def __init__(self, ray: Any, workers: list[_Worker], *, models: bool) -> None:
+        self.ray = ray
+        self.workers = workers
+        self.models = models
+        self.players_files: dict[str, tuple[str, str] | None] = {}
+        self.played_again = 0  # games started again on another worker (one died under them)
+
+    @classmethod
+    async def start(
+        cls,
+        address: str | None,
+        *,
+        workers: int | None = None,
+        models: bool = False,
+        worker_env: dict[str, str] | None = None,
+    ) -> RayGames:
+        """Join the cluster at `address` (None: Ray's own choice: RAY_ADDRESS, a cluster
+        started on this machine with `ray start`, or a new one here), start `workers` actors
+        (default: one per CPU of the cluster) and ask each whether it can play. Anything that
+        stops it is one line, before a game is played."""
+        named = address if address and address != "auto" else os.environ.get("RAY_ADDRESS")
+        # (Ray checks a ray:// address, Ray Client's, and its own words "auto" and "local")
+        if named and "://" not in named and named not in ("auto", "local"):
+            _answers(named)
+            if _on_loopback(named):
+                # Ray rewrites a loopback address to this machine's own, where a cluster
+                # started on 127.0.0.1 does not listen; this switch keeps the driver on loopback.
+                os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        ray = _ray()
+        stop = signal.getsignal(signal.SIGTERM)
+        try:
+            ray.init(
+                address=address,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+                include_dashboard=False,
+                configure_logging=True,
+            )
+        except (ConnectionError, RuntimeError, ValueError) as exc:
+            raise PokeviewError(
+                f"cannot join the Ray cluster at {address or 'auto'}: {exc}"
+            ) from None
+        finally:
+            if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
+                signal.signal(signal.SIGTERM, stop)
+        try:
+            count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(GameWorker)
+            options: dict[str, Any] = {"scheduling_strategy": "SPREAD"}
+            if worker_env:
+                options["runtime_env"] = {"env_vars": worker_env}
+            actors = [actor.options(**options).remote() for _ in range(count)]
+            said = await _ready(ray, actors)
+        except BaseException:
+            ray.shutdown()
+            raise
+        return cls(
+            ray, [_Worker(a, r.host) for a, r in zip(actors, said, strict=True)], models=models
+        )
+
+    def takes(self, spec: GameSpec) -> bool:
+        kinds = {player.kind for player in spec.players.values()}
+        return kinds <= ({PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT})
+
+    async def play(self, order: GameOrder, store: Store) -> GameResult:
+        """Play the game on the least busy worker, again on another when a worker dies under
+        it (or its bridge does), and store it here in one transaction."""
+        players = self._players_file(order.players_file)
+        tried: set[int] = set()
+        why = ""
+        for attempt in range(ATTEMPTS):
+            worker = self._pick(tried)
+            worker.playing += 1
+            try:
+                shipped: Shipped = await worker.actor.play.remote(order, players)
+            except self.ray.exceptions.RayTaskError as exc:  # raised in pokeview there
+                if isinstance(exc.cause, PokeviewError):  # what a run here would stop on too
+                    raise PokeviewError(
+                        f"on the Ray worker on {worker.host}: {exc.cause}"
+                    ) from None
+                why = f"on {worker.host}: {_first_line(exc.cause or exc)}"
+            except (
+                self.ray.exceptions.RayActorError,
+                self.ray.exceptions.ActorUnavailableError,
+            ) as exc:
+                why = f"the worker on {worker.host} died ({type(exc).__name__})"
+            else:
+                if shipped.result.status != "interrupted" or attempt + 1 == ATTEMPTS:
+                    return _store(shipped, order, store)
+                # pokeview's machinery failed there (its bridge died, say): again elsewhere
+                why = f"on {shipped.host}: {shipped.result.error}"
+            finally:
+                worker.playing -= 1
+            tried.add(id(worker))
+            self.played_again += 1
+        raise PokeviewError(
+            f"game {order.p1} vs {order.p2} (pair {order.pair}, seat {order.seat}) could not be "
+            f"played on {ATTEMPTS} Ray workers in a row; the last: {why}"
+        )
+
+    def _pick(self, tried: set[int]) -> _Worker:
+        fresh = [w for w in self.workers if id(w) not in tried] or self.workers
+        return min(fresh, key=lambda w: w.playing)
+
+    def _players_file(self, path: str | None) -> tuple[str, str] | None:
+        if path is None:
+            return None
+        if path not in self.players_files:
+            try:
+                self.players_files[path] = (Path(path).suffix, Path(path).read_text())
+            except OSError as exc:
+                raise PokeviewError(
+                    f"cannot read the players file {path}: {exc.strerror}"
+                ) from None
+        return self.players_files[path]
+
+    def close(self) -> None:
+        self.ray.shutdown()
+
+
+async def _ready(ray: Any, actors: list[Any]) -> list[Readiness]:
+    try:
+        said: list[Readiness] = await asyncio.wait_for(
+            asyncio.gather(*(a.ready.remote() for a in actors)), READY_SECONDS
+        )
+    except TimeoutError:
+        raise PokeviewError(
+            f"the Ray workers did not start within {READY_SECONDS:.0f} s: does the cluster have "
+            f"{len(actors)} free CPUs, and pokeview ({INSTALL}) on every node?"
+        ) from None
+    except ray.exceptions.RayError as exc:
+        raise PokeviewError(f"a Ray worker could not start: {_first_line(exc)}") from None
+    for ready in said:
+        if ready.problem:
+            raise PokeviewError(f"the Ray worker on {ready.host} cannot play: {ready.problem}")
+        if ready.pokeview != __version__:
+            raise PokeviewError(
+                f"the Ray worker on {ready.host} has pokeview {ready.pokeview}, this machine "
+                f"{__version__}: install the same version on every node"
+            )
+    return said
+
+
+def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:
+    """The game's rows stored here, under the run, in one transaction."""
+    row = dict(shipped.row)
+    del row["id"]
+    row["run_id"] = order.run_id
+    items = [(e["side"], e["kind"], e["data"], e["at"]) for e in shipped.events]
+    game_id = store.import_game(row, shipped.decisions, items)
+    return dataclasses.replace(shipped.result, game_id=game_id)
+
+
+def _first_line(exc: BaseException) -> str:
+    return next((line for line in str(exc).splitlines() if line.strip()), type(exc).__name__)

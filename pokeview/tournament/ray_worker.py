@@ -1,0 +1,138 @@
+"""A Ray worker's side of a run: whole games played on its own bridge, each sent back as rows.
+
+The driver makes one `GameWorker` actor per worker process (`ray_games`). Each keeps its own
+Node bridge (and search host) and a scratch SQLite file; a game is played into that file exactly
+as on the driver's machine, then leaves it as the rows `Store.export_rows` gives, for the driver
+to store in one transaction. A worker that dies takes only its scratch file with it.
+
+This module does not import Ray: the driver wraps the class as an actor.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+import shutil
+import socket
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pokeview import __version__, paths
+from pokeview.battle.loop import GameResult
+from pokeview.battle.play import OnBridge, play
+from pokeview.errors import PokeviewError
+from pokeview.sim import install
+from pokeview.sim.client import Bridge
+from pokeview.store.store import Store
+from pokeview.tournament.order import GameOrder
+
+
+@dataclass(frozen=True, slots=True)
+class Readiness:
+    """What a worker says when asked at start: where it is, what it plays with, or why it
+    cannot play (`problem`, one line)."""
+
+    host: str
+    pokeview: str
+    showdown: str | None = None
+    problem: str | None = None
+
+
+@dataclass(slots=True)
+class Shipped:
+    """A game played on a worker: its result, and its rows as `Store.export_rows` gives them."""
+
+    result: GameResult
+    row: dict[str, Any]
+    decisions: list[dict[str, Any]]
+    events: list[dict[str, Any]]
+    host: str
+
+
+SCRATCH = "pokeview-ray-"  # a worker's scratch folder, by its pid
+
+
+def _sweep() -> None:
+    """Remove the scratch folders of workers whose process is gone."""
+    for folder in Path(tempfile.gettempdir()).glob(f"{SCRATCH}*"):
+        pid = folder.name.removeprefix(SCRATCH)
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except PermissionError:
+            pass  # another user's live process
+
+
+class GameWorker:
+    """One per Ray worker process: a bridge of one Node host, and a scratch database."""
+
+    def __init__(self) -> None:
+        self.host = socket.gethostname()
+        _sweep()  # Ray kills a worker without a word: its scratch folder is cleared here
+        self.folder = Path(tempfile.gettempdir()) / f"{SCRATCH}{os.getpid()}"
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder.mkdir(mode=0o700)
+        self.store: Store | None = None
+        self.bridge = Bridge(hosts=1)  # one core per worker: Ray spreads the workers
+        self.players_files: dict[str, Path] = {}
+
+    async def ready(self) -> Readiness:
+        """Node and the pinned Showdown checked here, and the bridge started; the problem
+        otherwise, said as the person at the driver must read it."""
+        try:
+            install.node_executable()
+            if not install.is_installed():
+                return self._cannot(
+                    f"the pinned Showdown is not installed in {paths.showdown_dir()}; run "
+                    "`pokeview setup` on that machine"
+                )
+            if not self.bridge.running:
+                await self.bridge.start()
+        except PokeviewError as exc:
+            return self._cannot(str(exc))
+        return Readiness(self.host, __version__, self.bridge.showdown_version)
+
+    def _cannot(self, problem: str) -> Readiness:
+        return Readiness(self.host, __version__, problem=problem)
+
+    def pid(self) -> int:
+        return os.getpid()
+
+    async def play(self, order: GameOrder, players: tuple[str, str] | None) -> Shipped:
+        """Play the game of `order` here and send it back whole; nothing of it stays."""
+        if not self.bridge.running:
+            await self.bridge.start()
+        if self.store is None:
+            self.store = Store(self.folder / "games.db")
+        # The run's row is the driver's: the game is stored under it there.
+        order = dataclasses.replace(order, run_id=None, players_file=self._players_file(players))
+        result = await play(order(), venue=OnBridge(self.bridge), store=self.store)
+        row, decisions, events = self.store.export_rows(result.game_id)
+        self.store.delete_game(result.game_id)
+        return Shipped(result, row, decisions, events, self.host)
+
+    def _players_file(self, players: tuple[str, str] | None) -> str | None:
+        """The driver's players file (its suffix, its text), written here once; its keys'
+        values come from this machine's environment, as the file names them."""
+        if players is None:
+            return None
+        suffix, text = players
+        digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+        path = self.players_files.get(digest)
+        if path is None:
+            path = self.folder / f"players-{digest}{suffix}"
+            path.write_text(text)
+            self.players_files[digest] = path
+        return str(path)
+
+    async def close(self) -> None:
+        await self.bridge.close()
+        if self.store is not None:
+            self.store.close()
+        shutil.rmtree(self.folder, ignore_errors=True)

@@ -1,0 +1,91 @@
+"""What stops a Ray run before it plays: each one clear line, nothing recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+import sqlite3
+import sys
+
+import pytest
+
+from pokeview.errors import PokeviewError
+from tests.helpers import BOTS_RUN, free_port, one_clear_line, pokeview
+
+
+def no_games(db) -> bool:
+    if not db.exists():
+        return True
+    with sqlite3.connect(db) as conn:
+        return conn.execute("select count(*) from games").fetchone()[0] == 0
+
+
+def test_ray_not_installed_is_one_line(tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    db = tmp_path / "x.db"
+    code = (
+        "import sys; sys.modules['ray'] = None; from pokeview.cli import main; "
+        f"sys.exit(main(['run', {str(config)!r}, '--db', {str(db)!r}, '--ray']))"
+    )
+    import subprocess
+
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    line = one_clear_line(ran)
+    assert "--ray needs Ray, which is not installed" in line and "pokeview[ray]" in line
+    assert no_games(db)
+
+
+def test_an_address_where_no_cluster_answers_is_one_line(tmp_path):
+    pytest.importorskip("ray", reason="Ray is not installed: pip install 'pokeview[ray]'")
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    db = tmp_path / "x.db"
+    port = free_port()
+    ran = pokeview("run", str(config), "--db", str(db), "--ray", f"127.0.0.1:{port}")
+    line = one_clear_line(ran)
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in line
+    assert no_games(db)
+    named = pokeview(
+        "run", str(config), "--db", str(db), "--ray", env={"RAY_ADDRESS": f"127.0.0.1:{port}"}
+    )
+    assert f"no Ray cluster answers at 127.0.0.1:{port}" in one_clear_line(named)
+    assert no_games(db)
+    made = pokeview("ladder", "create", "lad", "--player", "heuristic", "--db", str(db))
+    assert made.returncode == 0, made.stderr
+    ladder = pokeview("ladder", "play", "lad", "--ray", "nonsense", "--db", str(db))
+    assert "--ray nonsense: give a Ray cluster's address as HOST:PORT" in one_clear_line(ladder)
+    assert no_games(db)
+
+
+def test_ray_options_without_ray_are_refused(tmp_path):
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    db = tmp_path / "x.db"
+    ran = pokeview("run", str(config), "--db", str(db), "--ray-workers", "2")
+    assert "--ray-workers and --ray-models go with --ray" in one_clear_line(ran)
+    assert no_games(db)
+
+
+@pytest.mark.parametrize(
+    ("env", "said"),
+    [
+        # PATH keeps what Ray starts a worker with (bash, Python), and no node
+        ({"PATH": "BASH_ONLY"}, "Node.js was not found on PATH"),
+        ({"POKEVIEW_SHOWDOWN_DIR": "/nowhere/showdown"}, "the pinned Showdown is not installed"),
+    ],
+)
+def test_a_worker_without_node_or_showdown_says_so_at_start(tmp_path, address, env, said):
+    from pokeview.tournament.ray_games import RayGames
+
+    if env.get("PATH") == "BASH_ONLY":
+        (tmp_path / "bin").mkdir()
+        (tmp_path / "bin" / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
+        env = {"PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.path.dirname(sys.executable)}"}
+
+    with pytest.raises(PokeviewError) as caught:
+        asyncio.run(asyncio.wait_for(RayGames.start(address, workers=1, worker_env=env), 180))
+    message = str(caught.value)
+    assert message.startswith("the Ray worker on ") and said in message
+    assert "\n" not in message
