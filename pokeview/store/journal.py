@@ -105,6 +105,35 @@ class DecisionsAndEvents(StoreConnection):
             (game_id, side, str(kind), ev.encode(data).decode(), at) for side, kind, data in items
         ]
 
+    def rewrite_events(self, game_id: int, payloads: dict[int, Any]) -> None:
+        """Write some of a game's events again, by id, with new payloads of their own kind (a
+        side's words derived after the game: battle/derive.py), in its rows or in its body,
+        in one transaction. Nothing else of the game changes."""
+        self._writable()
+        if not payloads:
+            return
+        data = {event_id: ev.encode(p).decode() for event_id, p in payloads.items()}
+        with self._transaction():
+            self._flush()
+            if self._is_compacted(game_id):
+                body = self._stored_body(game_id)
+                body.events = [(i, s, k, data.get(i, d), a) for i, s, k, d, a in body.events]
+                blob = bodies.pack(body)
+                self.conn.execute(
+                    "update bodies set format = ?, bytes = ?, blob = ? where game_id = ?",
+                    (bodies.FORMAT, len(blob), blob, game_id),
+                )
+                self._bodies.pop(game_id, None)
+            else:
+                self.conn.executemany(
+                    "update events set data = ? where id = ? and game_id = ?",
+                    [(d, i, game_id) for i, d in data.items()],
+                )
+                kept = self._written.get(game_id)
+                if kept is not None:
+                    kept.events = [(i, s, k, data.get(i, d), a) for i, s, k, d, a in kept.events]
+            self._forget_rebuilders(game_id)
+
     def events(
         self,
         game_id: int,

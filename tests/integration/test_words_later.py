@@ -1,0 +1,98 @@
+"""A bot's side played without words and state (`words_later`), then derived: the record, and
+everything made of it, is what playing with words on would have written, byte for byte."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import orjson
+from pokeview.battle import seeds
+from pokeview.battle.derive import derive_all, later_events
+from pokeview.battle.loop import play_game
+from pokeview.battle.spec import GameSpec
+from pokeview.exchange.files import export_as
+from pokeview.players import make_player
+from pokeview.store import open_store
+from pokeview.store.events import EventKind
+
+# 12 seeded games: three matchups over three formats, and one cut short at the turn limit.
+GAMES = [
+    (fmt, p1, p2, pair)
+    for pair, (p1, p2) in enumerate(
+        [("random", "random"), ("heuristic", "max-damage"), ("max-damage", "random")]
+    )
+    for fmt in ("gen9randombattle", "gen4randombattle", "gen1randombattle")
+] + [
+    ("gen9randombattle", "random", "heuristic", 7),
+    ("gen7randombattle", "heuristic", "heuristic", 8),
+    ("gen9randombattle", "random", "random", 9),
+]
+VARYING = {"id", "game_id", "run_id", "at", "created_at", "started_at", "ended_at"}
+
+
+def steady(value: Any) -> Any:
+    """What differs between two plays of one game (ids, times, latencies) left out."""
+    if isinstance(value, dict):
+        return {k: steady(v) for k, v in value.items() if k not in VARYING and k[-3:] != "_ms"}
+    if isinstance(value, list):
+        return [steady(v) for v in value]
+    return value
+
+
+async def play_all(bridge, store, words_later: bool) -> list[int]:
+    async def one(n: int, fmt: str, p1: str, p2: str, pair: int) -> int:
+        result = await play_game(
+            GameSpec(
+                format=fmt,
+                seed=seeds.game_seed("later", pair * 10 + n),
+                p1=make_player(p1),
+                p2=make_player(p2),
+                seed_text="later",
+                pair=pair,
+                turn_limit=12 if pair == 9 else 1000,
+            ),
+            bridge=bridge,
+            store=store,
+            words_later=words_later,
+        )
+        return result.game_id
+
+    ids = await asyncio.gather(*[one(n, *game) for n, game in enumerate(GAMES)])
+    store.commit()
+    return list(ids)
+
+
+def exports(store, ids: list[int]) -> list[dict[str, Any]]:
+    return [
+        {
+            "json": steady(orjson.loads(export_as(store, i, "json"))),
+            **{fmt: export_as(store, i, fmt) for fmt in ("log", "inputlog", "html")},
+        }
+        for i in ids
+    ]
+
+
+async def test_games_played_with_words_later_derive_to_the_same_record(bridge, tmp_path):
+    eager = open_store(tmp_path / "eager.db")
+    lazy = open_store(tmp_path / "lazy.db")
+    eager_ids = await play_all(bridge, eager, words_later=False)
+    lazy_ids = await play_all(bridge, lazy, words_later=True)
+
+    # Played lazily, the bots' sides hold their lines and requests, no words and no state.
+    pending = [e for i in lazy_ids for e in later_events(lazy.events(i))]
+    assert pending and all(not e.data.text and e.data.state is None for e in pending)
+    assert exports(lazy, lazy_ids) != exports(eager, eager_ids)
+
+    assert await derive_all(lazy, bridge, lazy_ids) == len(pending)
+    assert not [e for i in lazy_ids for e in later_events(lazy.events(i))]
+    assert exports(lazy, lazy_ids) == exports(eager, eager_ids)
+    # The side events' stored bytes too, each as the eager game wrote it.
+    for a, b in zip(eager_ids, lazy_ids, strict=True):
+        kinds = (EventKind.SIDE,)
+        assert [e.data for e in eager.events(a, kinds=kinds)] == [
+            e.data for e in lazy.events(b, kinds=kinds)
+        ]
+    assert await derive_all(lazy, bridge, lazy_ids) == 0  # derived once, then kept
+    eager.close()
+    lazy.close()
