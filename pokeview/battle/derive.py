@@ -13,6 +13,9 @@ anything is written: a record that cannot be derived exactly is left as it is, a
 from __future__ import annotations
 
 import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from pokeview.battle.loop import side_payload, start_spec
 from pokeview.errors import PokeviewError
@@ -21,6 +24,8 @@ from pokeview.sim.client import Bridge
 from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.store import EventRow, Store
+
+T = TypeVar("T")
 
 STEP_TIMEOUT = 30.0  # seconds for one step of the replay: a diverging one stops, not hangs
 _ENDINGS = (">forcetie", ">forcelose ", ">forcewin ")
@@ -93,3 +98,39 @@ async def derive_all(store: Store, bridge: Bridge, game_ids: list[int]) -> int:
     for game_id in game_ids:
         total += await derive_words(store, bridge, game_id)
     return total
+
+
+class _Deriving:
+    """A thread with its own event loop and Node bridge, for readers: a reader is plain code
+    (an export, the site, a screen's worker), often inside another event loop, and waits for
+    the words it asked for. Started when first needed; its Node child ends with the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._bridge: Bridge | None = None
+
+    def run(self, work: Callable[[Bridge], Awaitable[T]]) -> T:
+        with self._lock:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=self._loop.run_forever, name="pokeview-derive", daemon=True
+                ).start()
+                self._bridge = Bridge(hosts=1)
+        assert self._bridge is not None
+        bridge = self._bridge
+
+        async def call() -> T:
+            return await work(bridge)
+
+        return asyncio.run_coroutine_threadsafe(call(), self._loop).result()
+
+
+_DERIVING = _Deriving()
+
+
+def derive_for_reader(store: Store, game_id: int) -> None:
+    """`derive_words` for a reader that is plain code: on the deriving thread's bridge."""
+    _DERIVING.run(lambda bridge: derive_words(store, bridge, game_id))
+

@@ -84,7 +84,7 @@ class _Pending:
 
 class _Game:
     def __init__(
-        self, spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool = False
+        self, spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
     ) -> None:
         self.spec = spec
         self.bridge = bridge
@@ -94,11 +94,13 @@ class _Game:
         self.game_id = 0
         # The sides whose words and state are derived after the game (battle/derive.py): a
         # player that reads neither, in a game started from its seed (a fork or a resumed game
-        # starts from an input log, which the derivation does not replay).
+        # starts from an input log, which the derivation does not replay). By default only in a
+        # game of two such players: one with a model or a person in it is watched as it plays.
         fresh = spec.inputlog is None and spec.resume is None
-        self.later = {
-            s for s in SIDES if words_later and fresh and not self.players[s].reads_words
-        }
+        blind = {s for s in SIDES if not self.players[s].reads_words}
+        if words_later is None:
+            words_later = len(blind) == len(SIDES)
+        self.later = blind if words_later and fresh else set()
         # A view is a shell until a player reads its poke-env battle (see SideView).
         self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
@@ -551,13 +553,14 @@ def side_payload(update: SideUpdate, later: bool = False) -> ev.Side:
 
 
 async def play_game(
-    spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool = False
+    spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
 ) -> GameResult:
     """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
     bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`.
 
-    `words_later`: a bot's side is recorded without its words and state, derived after the game
-    (`battle/derive.py`); the bridge then does only the simulation's work for it."""
+    `words_later`: a bot's side is recorded without its words and state, derived when first read
+    (`battle/derive.py`), and the bridge does only the simulation's work for it; None (the
+    default) does so in a game of two bots, True in any game, False in none."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first

@@ -162,7 +162,9 @@ class DecisionsAndEvents(StoreConnection):
         """(id, side, kind, data as stored, at); filtered in SQL where the game is rows (the
         caller filters a body's events, which are in memory anyway)."""
         if self._is_compacted(game_id):
-            return (e for e in self._body(game_id).events if e[0] > after)
+            wants_words = not kinds or str(ev.EventKind.SIDE) in kinds
+            body = self._body_with_words(game_id) if wants_words else self._body(game_id)
+            return (e for e in body.events if e[0] > after)
         self._flush()
         wants_sides = not kinds or str(ev.EventKind.SIDE) in kinds
         try:

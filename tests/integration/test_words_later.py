@@ -14,6 +14,7 @@ from pokeview.battle.spec import GameSpec
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
 from pokeview.store import open_store
+from pokeview.store.compaction import StoreConnection
 from pokeview.store.events import EventKind
 
 # 12 seeded games: three matchups over three formats, and one cut short at the turn limit.
@@ -40,7 +41,7 @@ def steady(value: Any) -> Any:
     return value
 
 
-async def play_all(bridge, store, words_later: bool) -> list[int]:
+async def play_all(bridge, store, words_later: bool, games=GAMES) -> list[int]:
     async def one(n: int, fmt: str, p1: str, p2: str, pair: int) -> int:
         result = await play_game(
             GameSpec(
@@ -58,7 +59,7 @@ async def play_all(bridge, store, words_later: bool) -> list[int]:
         )
         return result.game_id
 
-    ids = await asyncio.gather(*[one(n, *game) for n, game in enumerate(GAMES)])
+    ids = await asyncio.gather(*[one(n, *game) for n, game in enumerate(games)])
     store.commit()
     return list(ids)
 
@@ -73,7 +74,10 @@ def exports(store, ids: list[int]) -> list[dict[str, Any]]:
     ]
 
 
-async def test_games_played_with_words_later_derive_to_the_same_record(bridge, tmp_path):
+async def test_games_played_with_words_later_derive_to_the_same_record(
+    bridge, tmp_path, monkeypatch
+):
+    monkeypatch.setattr(StoreConnection, "deriver", None)  # derived here, step by step
     eager = open_store(tmp_path / "eager.db")
     lazy = open_store(tmp_path / "lazy.db")
     eager_ids = await play_all(bridge, eager, words_later=False)
@@ -96,3 +100,21 @@ async def test_games_played_with_words_later_derive_to_the_same_record(bridge, t
     assert await derive_all(lazy, bridge, lazy_ids) == 0  # derived once, then kept
     eager.close()
     lazy.close()
+
+
+async def test_a_reader_of_a_game_of_two_bots_meets_its_words_derived(bridge, tmp_path):
+    """By default a game of two bots is played lazily, and the first reader (an export here,
+    with the deriver the command line installs) gets, and keeps, what an eager game wrote."""
+    eager = open_store(tmp_path / "eager.db")
+    lazy = open_store(tmp_path / "lazy.db")
+    games = GAMES[:2]
+    eager_ids = await play_all(bridge, eager, words_later=False, games=games)
+    lazy_ids = await play_all(bridge, lazy, words_later=None, games=games)
+    stored = [e for i in lazy_ids for e in lazy._stored_body(i).events]  # as written
+    assert any(kind == "side" and '"later":true' in data for _, _, kind, data, _ in stored)
+    assert exports(lazy, lazy_ids) == exports(eager, eager_ids)
+    lazy.close()
+    again = open_store(tmp_path / "lazy.db")  # kept: another process reads it as written
+    assert not [e for i in lazy_ids for e in later_events(again.events(i))]
+    again.close()
+    eager.close()
