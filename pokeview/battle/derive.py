@@ -19,9 +19,10 @@ from typing import TypeVar
 
 from pokeview.battle.loop import side_payload, start_spec
 from pokeview.errors import PokeviewError
-from pokeview.game.bridge import Step
-from pokeview.sim.client import Bridge
+from pokeview.game.bridge import SIDES, SideUpdate, Step
+from pokeview.sim.client import BattleChannel, Bridge
 from pokeview.store import events as ev
+from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
 from pokeview.store.store import EventRow, Store
 
@@ -39,15 +40,15 @@ def later_events(events: list[EventRow]) -> list[EventRow]:
     return [e for e in events if e.kind == EventKind.SIDE and e.data.later]
 
 
-async def derive_words(store: Store, bridge: Bridge, game_id: int) -> int:
-    """Write a game's side events recorded without words whole; how many were written."""
+async def derived_payloads(store: Store, bridge: Bridge, game_id: int) -> dict[int, ev.Side]:
+    """The game's side events recorded without words, by id, as an eager game wrote them."""
     events = store.events(game_id)
     later = later_events(events)
     if not later:
-        return 0
+        return {}
     game = store.game(game_id)
     start = start_spec(game.format, game.seed, game.teams)
-    start.words = sorted({e.side for e in later if e.side})
+    start.words = [s for s in SIDES if any(e.side == s for e in later)]
     channel = await bridge.open(start)
     try:
         replayed = await _replay(channel, events, set(start.words), len(later))
@@ -61,11 +62,31 @@ async def derive_words(store: Store, bridge: Bridge, game_id: int) -> int:
                 f"(event {event.id}); its words were left to be derived"
             )
         payloads[event.id] = side_payload(update)
+    return payloads
+
+
+async def derive_words(store: Store, bridge: Bridge, game_id: int) -> int:
+    """Write a game's side events recorded without words whole; how many were written."""
+    payloads = await derived_payloads(store, bridge, game_id)
     store.rewrite_events(game_id, payloads)
     return len(payloads)
 
 
-async def _replay(channel, events: list[EventRow], sides: set[str], wanted: int):  # noqa: ANN001
+async def preview_words(store: Store, bridge: Bridge, game_id: int) -> dict[int, str]:
+    """For a running game: its side events recorded without words, derived and made whole
+    (as a reader gets them from the Store), by id; nothing is written."""
+    payloads = await derived_payloads(store, bridge, game_id)
+    rebuilder = Rebuilder()  # a side's events are all later or none: followed from its first
+    sides = {e.id: e.side for e in store.events(game_id, kinds=(EventKind.SIDE,))}
+    return {
+        event_id: rebuilder.whole(sides[event_id], ev.encode(payload).decode())
+        for event_id, payload in sorted(payloads.items())
+    }
+
+
+async def _replay(
+    channel: BattleChannel, events: list[EventRow], sides: set[str], wanted: int
+) -> list[tuple[str, SideUpdate]]:
     """Send the game's commands, then read steps until `wanted` updates of `sides` came."""
     recorded_input = [line for e in events if e.kind == EventKind.INPUT for line in e.data.lines]
     for event in events:
@@ -75,7 +96,7 @@ async def _replay(channel, events: list[EventRow], sides: set[str], wanted: int)
             for line in event.data.lines:
                 if line.startswith(_ENDINGS):
                     channel.end_with(line)
-    updates = []
+    updates: list[tuple[str, SideUpdate]] = []
     replayed_input: list[str] = []
     while len(updates) < wanted:
         try:
@@ -100,17 +121,24 @@ async def derive_all(store: Store, bridge: Bridge, game_ids: list[int]) -> int:
     return total
 
 
-class _Deriving:
-    """A thread with its own event loop and Node bridge, for readers: a reader is plain code
-    (an export, the site, a screen's worker), often inside another event loop, and waits for
-    the words it asked for. Started when first needed; its Node child ends with the process."""
+class ForReaders:
+    """The Store's deriver (`compaction.Deriver`) for readers: a reader is plain code (an
+    export, the site, a screen's worker), often inside another event loop, and waits for the
+    words it asked for. So a thread of its own runs an event loop and a Node bridge, started
+    when first needed; the bridge's Node child ends with the process."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bridge: Bridge | None = None
 
-    def run(self, work: Callable[[Bridge], Awaitable[T]]) -> T:
+    def keep(self, store: Store, game_id: int) -> None:
+        self._run(lambda bridge: derive_words(store, bridge, game_id))
+
+    def preview(self, store: Store, game_id: int) -> dict[int, str]:
+        return self._run(lambda bridge: preview_words(store, bridge, game_id))
+
+    def _run(self, work: Callable[[Bridge], Awaitable[T]]) -> T:
         with self._lock:
             if self._loop is None:
                 self._loop = asyncio.new_event_loop()
@@ -127,10 +155,4 @@ class _Deriving:
         return asyncio.run_coroutine_threadsafe(call(), self._loop).result()
 
 
-_DERIVING = _Deriving()
-
-
-def derive_for_reader(store: Store, game_id: int) -> None:
-    """`derive_words` for a reader that is plain code: on the deriving thread's bridge."""
-    _DERIVING.run(lambda bridge: derive_words(store, bridge, game_id))
-
+FOR_READERS = ForReaders()

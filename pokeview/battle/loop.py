@@ -24,6 +24,7 @@ from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
+from pokeview.game.bridge import SIDES as WIRE_SIDES
 from pokeview.game.decision import Made, SideStats, messages_of, side_stats
 from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
@@ -128,7 +129,7 @@ class _Game:
             return Start(inputlog=self.inputlog)
         start = start_spec(self.spec.format, self.spec.seed, self.spec.teams)
         if self.later:
-            start.words = [s for s in SIDES if s not in self.later]
+            start.words = [s for s in WIRE_SIDES if s not in self.later]
         return start
 
     def restore(self, game_id: int) -> None:

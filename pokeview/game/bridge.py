@@ -17,6 +17,7 @@ import msgspec
 NULL_JSON = msgspec.Raw(b"null")  # a part the bridge sent as null
 
 Side = Literal["p1", "p2"]
+SIDES: tuple[Side, ...] = ("p1", "p2")
 
 
 class _Command(msgspec.Struct, tag_field="op", omit_defaults=True, forbid_unknown_fields=True):

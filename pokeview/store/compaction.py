@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
 from pokeview.errors import PokeviewError
 from pokeview.game.decision import SideStats
@@ -95,6 +95,16 @@ class DamagedGame(PokeviewError):
     """A compacted game whose body cannot be read; the other games are not affected."""
 
 
+class Deriver(Protocol):
+    """What derives a game's words left for later (battle/derive.py): for a finished game,
+    written into the record (`keep`); for a running one, only given, as whole event data by
+    event id (`preview`: its later steps are still to come)."""
+
+    def keep(self, store: Any, game_id: int) -> None: ...
+
+    def preview(self, store: Any, game_id: int) -> dict[int, str]: ...
+
+
 class StoreConnection:
     """The base of the Store's parts: its connection, what waits to be written, and how ended
     games are compacted."""
@@ -114,9 +124,9 @@ class StoreConnection:
     _uncommitted_decisions: list[tuple[Any, ...]]
     _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see DecisionsAndEvents._follower
-    # Derives a finished game's side events recorded without words (`events.Side.later`),
-    # rewriting them (`rewrite_events`): installed by battle/derive.py, for every Store.
-    deriver: ClassVar[Callable[[Any, int], None] | None] = None
+    # Derives a game's side events recorded without words (`events.Side.later`): installed
+    # from above (battle/later.py), for every Store, as it runs Node.
+    deriver: ClassVar[Deriver | None] = None
     _deriving: set[int]  # games being derived now: their own reads take the body as it is
 
     def _first_inserted(self, count: int) -> int:
@@ -342,8 +352,8 @@ class StoreConnection:
             return False
         self._deriving.add(game_id)
         try:
-            self.commit()  # the deriver writes on this connection: nothing of ours pending
-            deriver(self, game_id)
+            self.commit()  # type: ignore[attr-defined]  # the deriver writes on this connection
+            deriver.keep(self, game_id)
         finally:
             self._deriving.discard(game_id)
         return True

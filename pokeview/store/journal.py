@@ -144,13 +144,38 @@ class DecisionsAndEvents(StoreConnection):
     ) -> list[EventRow]:
         """A game's events after event `after`, typed, from its rows or its compacted body."""
         wanted = tuple(str(k) for k in kinds) if kinds else None
-        return [
-            EventRow(event_id, game_id, event_side, kind, payload(game_id, kind, data), at)
-            for event_id, event_side, kind, data, at in self._raw_events(
-                game_id, after, wanted, side
-            )
-            if (wanted is None or kind in wanted) and (side is None or event_side == side)
+        rows = [
+            row
+            for row in self._raw_events(game_id, after, wanted, side)
+            if (wanted is None or row[2] in wanted) and (side is None or row[1] == side)
         ]
+        derived = self._preview_later(game_id, rows)
+        return [
+            EventRow(
+                event_id,
+                game_id,
+                event_side,
+                kind,
+                payload(game_id, kind, derived.get(event_id, data)),
+                at,
+            )
+            for event_id, event_side, kind, data, at in rows
+        ]
+
+    def _preview_later(self, game_id: int, rows: list[tuple[Any, ...]]) -> dict[int, str]:
+        """A running game's side events whose words were left for later, derived for a live
+        reader (a spectator sees a game of two bots move) but not written: the game is not
+        over. Finished games have theirs derived and kept when read (`_body_with_words`)."""
+        deriver = StoreConnection.deriver
+        if deriver is None or game_id in self._deriving:
+            return {}
+        if not any(r[2] == "side" and '"later":true' in r[3] for r in rows):
+            return {}
+        self._deriving.add(game_id)
+        try:
+            return deriver.preview(self, game_id)
+        finally:
+            self._deriving.discard(game_id)
 
     def _raw_events(
         self,

@@ -7,12 +7,16 @@ import asyncio
 from typing import Any
 
 import orjson
+
 from pokeview.battle import seeds
 from pokeview.battle.derive import derive_all, later_events
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
+from pokeview.players.base import Decision, DecisionContext, Player
+from pokeview.players.kinds import PlayerKind
+from pokeview.screens.spectate import GameSummary
 from pokeview.store import open_store
 from pokeview.store.compaction import StoreConnection
 from pokeview.store.events import EventKind
@@ -118,3 +122,55 @@ async def test_a_reader_of_a_game_of_two_bots_meets_its_words_derived(bridge, tm
     assert not [e for i in lazy_ids for e in later_events(again.events(i))]
     again.close()
     eager.close()
+
+
+class Paused(Player):
+    """A random bot that stops before its sixth decision until let go: its game is running."""
+
+    kind = PlayerKind.BOT
+    reads_words = False
+
+    def __init__(self) -> None:
+        self.name = "random"
+        self.bot = make_player("random")
+        self.reached, self.go = asyncio.Event(), asyncio.Event()
+
+    def describe(self) -> dict[str, Any]:
+        return self.bot.describe()
+
+    async def decide(self, ctx: DecisionContext) -> Decision:
+        if ctx.index == 5:
+            self.reached.set()
+            await self.go.wait()
+        return self.bot.decide_now(ctx)
+
+
+async def test_a_spectator_of_a_running_game_of_two_bots_sees_it_move(bridge, tmp_path):
+    paused = Paused()
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("live", 1),
+        p1=paused,
+        p2=make_player("random"),
+        seed_text="live",
+    )
+    store = open_store(tmp_path / "live.db")
+    game = asyncio.create_task(play_game(spec, bridge=bridge, store=store))
+    await asyncio.wait_for(paused.reached.wait(), 60)
+    store.commit()
+    spectator = open_store(tmp_path / "live.db")  # as `pokeview spectate` reads it
+    (running,) = spectator.games(status="running")
+    raw = spectator.conn.execute("select data from events where kind = 'side'").fetchall()
+    assert raw and all('"later":true' in r[0] for r in raw)  # recorded without words
+    summary = GameSummary(running.id, "random", "random", "live")
+    assert summary.update(spectator)
+    assert summary.turn >= 4 and summary.state["p1"] and summary.state["p2"]
+    seen = spectator.events(running.id, kinds=(EventKind.SIDE,))
+    assert all(not e.data.later and e.data.text for e in seen if e.data.lines)
+    paused.go.set()
+    result = await game
+    # What the spectator saw is what the record holds once the game is over and read.
+    final = {e.id: e.data for e in store.events(result.game_id, kinds=(EventKind.SIDE,))}
+    assert [e.data for e in seen] == [final[e.id] for e in seen]
+    spectator.close()
+    store.close()
