@@ -1,4 +1,4 @@
-"""A bot's side recorded without its words and state (`play_game(words_later=True)`) made
+"""A bot's side recorded without its words and state (the game loop's `words_later`) made
 whole: the game's commands are played again from its seed, with the bridge computing words and
 state for those sides only, and each of their side events is written as the game would have
 written it with words on (the same bytes: the bridge is deterministic, and every side's words,
