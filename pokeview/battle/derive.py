@@ -152,7 +152,14 @@ class ForReaders:
         async def call() -> T:
             return await work(bridge)
 
-        return asyncio.run_coroutine_threadsafe(call(), self._loop).result()
+        try:
+            return asyncio.run_coroutine_threadsafe(call(), self._loop).result()
+        except CannotDerive:
+            raise
+        except (PokeviewError, OSError) as exc:  # no Node here, the bridge died, ...
+            raise CannotDerive(
+                f"a bot game's words are derived in Node when first read, and could not be: {exc}"
+            ) from None
 
 
 FOR_READERS = ForReaders()

@@ -7,16 +7,19 @@ import asyncio
 from typing import Any
 
 import orjson
+import pytest
 
 from pokeview.battle import seeds
-from pokeview.battle.derive import derive_all, later_events
+from pokeview.battle.derive import CannotDerive, ForReaders, derive_all, later_events
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
+from pokeview.errors import PokeviewError
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import PlayerKind
 from pokeview.screens.spectate import GameSummary
+from pokeview.sim import install
 from pokeview.store import open_store
 from pokeview.store.compaction import StoreConnection
 from pokeview.store.events import EventKind
@@ -173,4 +176,22 @@ async def test_a_spectator_of_a_running_game_of_two_bots_sees_it_move(bridge, tm
     final = {e.id: e.data for e in store.events(result.game_id, kinds=(EventKind.SIDE,))}
     assert [e.data for e in seen] == [final[e.id] for e in seen]
     spectator.close()
+    store.close()
+
+
+async def test_a_reader_with_no_node_is_told_so_in_one_line(bridge, tmp_path, monkeypatch):
+    store = open_store(tmp_path / "lazy.db")
+    (game_id,) = await play_all(bridge, store, words_later=True, games=GAMES[:1])
+
+    def no_node() -> str:
+        raise PokeviewError("Node.js was not found")
+
+    monkeypatch.setattr(install, "node_executable", no_node)
+    reader = ForReaders()  # a process of its own, on a machine without Node
+    monkeypatch.setattr(StoreConnection, "deriver", reader)
+    with pytest.raises(CannotDerive) as told:
+        export_as(store, game_id, "json")
+    assert "\n" not in str(told.value) and "Node.js was not found" in str(told.value)
+    stored = store._stored_body(game_id).events  # nothing was written
+    assert any(kind == "side" and '"later":true' in data for _, _, kind, data, _ in stored)
     store.close()
