@@ -99,6 +99,12 @@ def digest(db: Path, out: Path) -> None:
     from pokeview.players.llm.conversation import conversation, format_conversation
     from pokeview.store.store import Store
 
+    try:  # as the command line does: a bot game's words, left for later, derived when read
+        from pokeview.battle import later
+
+        later.install()
+    except ImportError:  # a pokeview from before words were left for later
+        pass
     store = Store(db)
     rows: dict[str, dict[str, str]] = {}
     for listed in store.games(limit=100_000, status="finished"):

@@ -173,6 +173,10 @@ def main() -> int:
             async with Bridge() as bridge:
                 await pokeview_rate(bridge, store, "random", "random", 48, 16, "warm-up")
                 for p1, p2 in MATCHUPS:
+                    # Each matchup warms both Node hosts first: the second host starts only at
+                    # 16 at a time, and a JIT warmed on random games only ran the other
+                    # matchup's first 32 games on it cold, slower than 1 at a time on the first.
+                    await pokeview_rate(bridge, store, p1, p2, 32, 16, f"warm-up {p1}")
                     one, _ = await pokeview_rate(
                         bridge, store, p1, p2, max(8, args.games // 8), 1, "one"
                     )

@@ -26,6 +26,14 @@ def _isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[
     yield
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _words_derived_when_read() -> None:
+    """As the command line does: a bot game's words, left for later, are derived when read."""
+    from pokeview.battle import later
+
+    later.install()
+
+
 @pytest.fixture(scope="session")
 async def bridge() -> AsyncIterator[object]:
     from pokeview.sim.client import Bridge

@@ -24,6 +24,7 @@ from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
 from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
+from pokeview.game.bridge import SIDES as WIRE_SIDES
 from pokeview.game.decision import Made, SideStats, messages_of, side_stats
 from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
@@ -83,13 +84,24 @@ class _Pending:
 
 
 class _Game:
-    def __init__(self, spec: GameSpec, *, bridge: Bridge, store: Store) -> None:
+    def __init__(
+        self, spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
+    ) -> None:
         self.spec = spec
         self.bridge = bridge
         self.store = store
         self.players = spec.players
         self.inputlog = spec.inputlog
         self.game_id = 0
+        # The sides whose words and state are derived after the game (battle/derive.py): a
+        # player that reads neither, in a game started from its seed (a fork or a resumed game
+        # starts from an input log, which the derivation does not replay). By default only in a
+        # game of two such players: one with a model or a person in it is watched as it plays.
+        fresh = spec.inputlog is None and spec.resume is None
+        blind = {s for s in SIDES if not self.players[s].reads_words}
+        if words_later is None:
+            words_later = len(blind) == len(SIDES)
+        self.later = blind if words_later and fresh else set()
         # A view is a shell until a player reads its poke-env battle (see SideView).
         self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
@@ -115,7 +127,10 @@ class _Game:
     def start_spec(self) -> Start:
         if self.inputlog is not None:
             return Start(inputlog=self.inputlog)
-        return start_spec(self.spec.format, self.spec.seed, self.spec.teams)
+        start = start_spec(self.spec.format, self.spec.seed, self.spec.teams)
+        if self.later:
+            start.words = [s for s in WIRE_SIDES if s not in self.later]
+        return start
 
     def restore(self, game_id: int) -> None:
         """Continue a stored game: its input log up to the last step that moved the battle is
@@ -239,7 +254,7 @@ class _Game:
         for side, update in step.sides.items():
             raw = update.request_json
             self.views[side].feed(update.lines, None if raw == NULL_JSON else raw)
-            data = side_payload(update)
+            data = side_payload(update, later=side in self.later)
             if not replayed:
                 self.updates[side].append(data)
             events.append((side, EventKind.SIDE, data))
@@ -525,7 +540,7 @@ def _said(exc: BaseException) -> str:
     return text if len(text) <= 300 else text[:299] + "…"
 
 
-def side_payload(update: SideUpdate) -> ev.Side:
+def side_payload(update: SideUpdate, later: bool = False) -> ev.Side:
     return ev.side_from_bridge(
         update.lines,
         update.text,
@@ -534,19 +549,26 @@ def side_payload(update: SideUpdate) -> ev.Side:
         update.state,
         update.request_delta,
         update.state_delta,
+        later=later,
     )
 
 
-async def play_game(spec: GameSpec, *, bridge: Bridge, store: Store) -> GameResult:
+async def play_game(
+    spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
+) -> GameResult:
     """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
-    bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`."""
+    bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`.
+
+    `words_later`: a bot's side is recorded without its words and state, derived when first read
+    (`battle/derive.py`), and the bridge does only the simulation's work for it; None (the
+    default) does so in a game of two bots, True in any game, False in none."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first
         player.check_format(spec.format)
     if not bridge.running:
         await bridge.start()
-    game = _Game(spec, bridge=bridge, store=store)
+    game = _Game(spec, bridge=bridge, store=store, words_later=words_later)
     if spec.resume is not None:
         game.restore(spec.resume)
     try:

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from pokeview import __version__
+from pokeview.battle import later
 from pokeview.cli import database, exchange, games, ladder, players, runs, schema, setup
 from pokeview.cli.common import DB_HELP, Commands, Stopped
 from pokeview.errors import PokeviewError
@@ -95,6 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not getattr(args, "func", None):
         args.func = games.cmd_app  # `pokeview` alone opens the app on the database
     tune_gc()
+    later.install()  # a bot game's words, left for later, are derived when first read
     with control_free_output():  # no text from a record or a file acts on the terminal
         return _run(args)
 

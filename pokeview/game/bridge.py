@@ -17,6 +17,7 @@ import msgspec
 NULL_JSON = msgspec.Raw(b"null")  # a part the bridge sent as null
 
 Side = Literal["p1", "p2"]
+SIDES: tuple[Side, ...] = ("p1", "p2")
 
 
 class _Command(msgspec.Struct, tag_field="op", omit_defaults=True, forbid_unknown_fields=True):
@@ -43,7 +44,9 @@ class Start(_Command, tag="start"):
     a fork). `quiet` sends no side (verification needs the spectator log only); `omniscient`
     replays an input log line by line with the omniscient log and stops at the first refused
     choice (Pokéval's oracle); `whole` (for tests) sends every request and state whole.
-    `validate=False` skips the team validator."""
+    `validate=False` skips the team validator. `words` names the sides whose words and state
+    are computed (None: both); the others get their lines, requests and refusals only (a bot
+    that reads its request needs no more while it plays; the record derives the rest later)."""
 
     battle: str = ""
     format: str | None = None
@@ -54,6 +57,7 @@ class Start(_Command, tag="start"):
     quiet: bool = False
     omniscient: bool = False
     whole: bool = False
+    words: list[Side] | None = None
 
 
 class Choose(_Command, tag="choose"):

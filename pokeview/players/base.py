@@ -60,6 +60,9 @@ class Player(ABC):
     # True when `decide_now` gives the choice without waiting (the bots): the game loop then
     # calls it at once, with no task.
     answers_at_once: ClassVar[bool] = False
+    # False for a player that reads only its request and protocol lines (the bots, search): the
+    # bridge then computes no words and no state for its side while the game plays.
+    reads_words: ClassVar[bool] = True
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:

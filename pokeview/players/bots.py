@@ -108,6 +108,7 @@ class BotPlayer(Player):
 
     kind = PlayerKind.BOT
     answers_at_once = True
+    reads_words = False  # poke-env's view is fed the lines and the request only
 
     def __init__(self, name: str, engine: type[PokeEnvPlayer] | None = None) -> None:
         self.name = name

@@ -99,6 +99,7 @@ def check_format(format_id: str) -> None:
 
 class SearchPlayer(Player):
     kind = PlayerKind.BOT
+    reads_words = False  # it searches from the request and the protocol lines
 
     def __init__(self, spec: str) -> None:
         self.settings = parse_settings(spec)

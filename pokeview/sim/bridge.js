@@ -55,6 +55,7 @@ function handle(msg) {
       const lines = startCommands(msg);
       const hosted = new HostedBattle(id, {
         quiet: !!msg.quiet, omniscient: !!msg.omniscient, fromInputLog: !!msg.inputlog, whole: !!msg.whole,
+        words: msg.words || null,
       });
       battles.set(id, hosted);
       if (msg.omniscient) out(hosted.writeUntilRefused(lines));

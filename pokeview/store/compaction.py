@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar, Protocol
 
 from pokeview.errors import PokeviewError
 from pokeview.game.decision import SideStats
@@ -95,6 +95,16 @@ class DamagedGame(PokeviewError):
     """A compacted game whose body cannot be read; the other games are not affected."""
 
 
+class Deriver(Protocol):
+    """What derives a game's words left for later (battle/derive.py): for a finished game,
+    written into the record (`keep`); for a running one, only given, as whole event data by
+    event id (`preview`: its later steps are still to come)."""
+
+    def keep(self, store: Any, game_id: int) -> None: ...
+
+    def preview(self, store: Any, game_id: int) -> dict[int, str]: ...
+
+
 class StoreConnection:
     """The base of the Store's parts: its connection, what waits to be written, and how ended
     games are compacted."""
@@ -114,6 +124,10 @@ class StoreConnection:
     _uncommitted_decisions: list[tuple[Any, ...]]
     _written: dict[int, Written]
     _rebuilders: dict[tuple[int, str | None], Any]  # see DecisionsAndEvents._follower
+    # Derives a game's side events recorded without words (`events.Side.later`): installed
+    # from above (battle/later.py), for every Store, as it runs Node.
+    deriver: ClassVar[Deriver | None] = None
+    _deriving: set[int]  # games being derived now: their own reads take the body as it is
 
     def _first_inserted(self, count: int) -> int:
         """The id of the first of the `count` rows the last insert statement wrote: one
@@ -300,6 +314,15 @@ class StoreConnection:
         for key in [k for k in self._rebuilders if k[0] == game_id]:
             del self._rebuilders[key]
 
+    def _body_with_words(self, game_id: int) -> bodies.Body:
+        """`_body` for a reader of side events: a bot's words and state left for later are
+        derived first (a reader of decisions or the log alone does not pay for them)."""
+        body = self._body(game_id)
+        if _has_later(body) and self._derive_later(game_id):
+            self._bodies.pop(game_id, None)
+            body = self._body(game_id)
+        return body
+
     def _body(self, game_id: int) -> bodies.Body:
         """A compacted game's body for reading: its side events whole (see differences.py)."""
         cached = self._bodies.get(game_id)
@@ -319,6 +342,21 @@ class StoreConnection:
         if len(self._bodies) > BODY_CACHE:
             self._bodies.popitem(last=False)
         return body
+
+    def _derive_later(self, game_id: int) -> bool:
+        """Have the installed deriver write the game's words left for later (battle/derive.py
+        installs one: it runs Node, which the Store does not know); True when it did. Without
+        one, or on a read-only file, the game reads as recorded: its bots' words empty."""
+        deriver = StoreConnection.deriver
+        if deriver is None or self.read_only or game_id in self._deriving:
+            return False
+        self._deriving.add(game_id)
+        try:
+            self.commit()  # type: ignore[attr-defined]  # the deriver writes on this connection
+            deriver.keep(self, game_id)
+        finally:
+            self._deriving.discard(game_id)
+        return True
 
     def _stored_body(self, game_id: int) -> bodies.Body:
         """A compacted game's body as stored (side events as differences, where they were)."""
@@ -390,6 +428,12 @@ class StoreConnection:
             self.conn.execute("VACUUM")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return len(todo)
+
+
+def _has_later(body: bodies.Body) -> bool:
+    """Whether a body holds a side event whose words were left for later (a quick look at the
+    stored JSON: the flag is written only when true)."""
+    return any(e[2] == "side" and '"later":true' in e[3] for e in body.events)
 
 
 def payload(game_id: int, kind: str, data: str) -> Any:

@@ -54,6 +54,10 @@ class Side(Payload):
     # whole for its readers, and a running game's player gets it whole from the loop.
     request_delta: list[Any] | None = None
     state_delta: list[Any] | None = None
+    # A bot's side recorded without its words and state (`text` empty, no state): the bridge
+    # computed none while the game played; `battle/derive.py` derives them, exactly, by playing
+    # the game's commands again, and writes the event as it would have been (then without this).
+    later: bool = False
 
 
 _NULL = msgspec.Raw(b"null")
@@ -67,6 +71,7 @@ def side_from_bridge(
     state: msgspec.Raw,
     request_delta: msgspec.Raw = _NULL,
     state_delta: msgspec.Raw = _NULL,
+    later: bool = False,
 ) -> Side:
     """A side event as the bridge sent it, its parts still the bridge's JSON: written to the
     record as they are. A request sent as differences is recorded as those alone (the bridge
@@ -85,6 +90,7 @@ def side_from_bridge(
         state=given(state),
         request_delta=request_ops,
         state_delta=given(state_delta),
+        later=later,
     )
 
 

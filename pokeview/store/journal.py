@@ -108,6 +108,35 @@ class DecisionsAndEvents(StoreConnection):
             (game_id, side, str(kind), ev.encode(data).decode(), at) for side, kind, data in items
         ]
 
+    def rewrite_events(self, game_id: int, payloads: dict[int, Any]) -> None:
+        """Write some of a game's events again, by id, with new payloads of their own kind (a
+        side's words derived after the game: battle/derive.py), in its rows or in its body,
+        in one transaction. Nothing else of the game changes."""
+        self._writable()
+        if not payloads:
+            return
+        data = {event_id: ev.encode(p).decode() for event_id, p in payloads.items()}
+        with self._transaction():
+            self._flush()
+            if self._is_compacted(game_id):
+                body = self._stored_body(game_id)
+                body.events = [(i, s, k, data.get(i, d), a) for i, s, k, d, a in body.events]
+                blob = bodies.pack(body)
+                self.conn.execute(
+                    "update bodies set format = ?, bytes = ?, blob = ? where game_id = ?",
+                    (bodies.FORMAT, len(blob), blob, game_id),
+                )
+                self._bodies.pop(game_id, None)
+            else:
+                self.conn.executemany(
+                    "update events set data = ? where id = ? and game_id = ?",
+                    [(d, i, game_id) for i, d in data.items()],
+                )
+                kept = self._written.get(game_id)
+                if kept is not None:
+                    kept.events = [(i, s, k, data.get(i, d), a) for i, s, k, d, a in kept.events]
+            self._forget_rebuilders(game_id)
+
     def events(
         self,
         game_id: int,
@@ -118,13 +147,38 @@ class DecisionsAndEvents(StoreConnection):
     ) -> list[EventRow]:
         """A game's events after event `after`, typed, from its rows or its compacted body."""
         wanted = tuple(str(k) for k in kinds) if kinds else None
-        return [
-            EventRow(event_id, game_id, event_side, kind, payload(game_id, kind, data), at)
-            for event_id, event_side, kind, data, at in self._raw_events(
-                game_id, after, wanted, side
-            )
-            if (wanted is None or kind in wanted) and (side is None or event_side == side)
+        rows = [
+            row
+            for row in self._raw_events(game_id, after, wanted, side)
+            if (wanted is None or row[2] in wanted) and (side is None or row[1] == side)
         ]
+        derived = self._preview_later(game_id, rows)
+        return [
+            EventRow(
+                event_id,
+                game_id,
+                event_side,
+                kind,
+                payload(game_id, kind, derived.get(event_id, data)),
+                at,
+            )
+            for event_id, event_side, kind, data, at in rows
+        ]
+
+    def _preview_later(self, game_id: int, rows: list[tuple[Any, ...]]) -> dict[int, str]:
+        """A running game's side events whose words were left for later, derived for a live
+        reader (a spectator sees a game of two bots move) but not written: the game is not
+        over. Finished games have theirs derived and kept when read (`_body_with_words`)."""
+        deriver = StoreConnection.deriver
+        if deriver is None or game_id in self._deriving:
+            return {}
+        if not any(r[2] == "side" and '"later":true' in r[3] for r in rows):
+            return {}
+        self._deriving.add(game_id)
+        try:
+            return deriver.preview(self, game_id)
+        finally:
+            self._deriving.discard(game_id)
 
     def _raw_events(
         self,
@@ -136,7 +190,9 @@ class DecisionsAndEvents(StoreConnection):
         """(id, side, kind, data as stored, at); filtered in SQL where the game is rows (the
         caller filters a body's events, which are in memory anyway)."""
         if self._is_compacted(game_id):
-            return (e for e in self._body(game_id).events if e[0] > after)
+            wants_words = not kinds or str(ev.EventKind.SIDE) in kinds
+            body = self._body_with_words(game_id) if wants_words else self._body(game_id)
+            return (e for e in body.events if e[0] > after)
         self._flush()
         wants_sides = not kinds or str(ev.EventKind.SIDE) in kinds
         try:

@@ -72,6 +72,7 @@ class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
         self._uncommitted_decisions: list[tuple[Any, ...]] = []
         self._written: dict[int, Written] = {}
         self._rebuilders: dict[tuple[int, str | None], Any] = {}
+        self._deriving: set[int] = set()
         try:
             conn = self._connect(path)
             self.conn = conn

@@ -28,7 +28,7 @@ class ExportAndImport(DecisionsAndEvents):
         if row.get("ending") is None:  # an ordinary end: the file is as before version 6
             row.pop("ending", None)
         if self._is_compacted(game_id):
-            body = self._body(game_id)
+            body = self._body_with_words(game_id)
             row["spectator_log"] = body.spectator_log
             decisions = [dict(zip(bodies.DECISION_COLUMNS, d, strict=True)) for d in body.decisions]
             raw_events = body.events

@@ -89,6 +89,15 @@ def test_every_command_is_taken_and_every_reply_decodes_strictly(raw: RawBridge)
     assert first.sides["p1"].state != wire.NULL_JSON and first.end is None
     second = play_a_turn(raw, "a")
     assert second.sides["p1"].state_delta != wire.NULL_JSON  # sent as differences
+    # Words and state for p1 only: p2 (a bot that reads its request) gets lines and requests.
+    one_side = msgspec.structs.replace(start, battle="w", words=["p1"])
+    first_w = raw.step(one_side)
+    assert first_w.sides["p1"].state != wire.NULL_JSON and first_w.sides["p1"].text
+    p2 = first_w.sides["p2"]
+    assert p2.lines and p2.request_json != wire.NULL_JSON
+    assert p2.text == [] and p2.state == wire.NULL_JSON and p2.state_delta == wire.NULL_JSON
+    assert play_a_turn(raw, "w").sides["p2"].state_delta == wire.NULL_JSON
+    raw.send(wire.Close("w"))
     tie = raw.step(wire.Tie("a"))
     assert tie.end == wire.Ending(None, 2)  # a tie in turn 2, after one turn played
 

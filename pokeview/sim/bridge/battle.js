@@ -34,8 +34,10 @@ class Sink extends BattleStream {
 /**
  * How a battle is hosted: `quiet` sends no side (verification needs the spectator log only),
  * `omniscient` sends the omniscient log (exact HP on both sides), `fromInputLog` marks a battle
- * started from an input log, `whole` (for tests) sends every request and state whole.
- * @typedef {{quiet?: boolean, omniscient?: boolean, fromInputLog?: boolean, whole?: boolean}} HostedBattleOptions
+ * started from an input log, `whole` (for tests) sends every request and state whole, `words`
+ * names the sides whose words and state are computed (absent: both).
+ * @typedef {{quiet?: boolean, omniscient?: boolean, fromInputLog?: boolean, whole?: boolean,
+ *   words?: string[] | null}} HostedBattleOptions
  */
 
 class HostedBattle {
@@ -43,12 +45,18 @@ class HostedBattle {
    * @param {string} id
    * @param {HostedBattleOptions} [options]
    */
-  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false} = {}) {
+  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false, words = null} = {}) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
     this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
     this.stream = new Sink();
-    this.words = {p1: new SideWords('p1'), p2: new SideWords('p2')};
+    // A side played by a bot that reads only its request needs no words and no state while the
+    // game plays (a @pkmn/client battle, a snapshot and its differences at every step: more Node
+    // time than the simulation): its side gets its lines and requests only, and the record
+    // derives the rest later, exactly, by playing the same commands again with words on.
+    /** @type {{[side: string]: SideWords | null}} */
+    this.words = {};
+    for (const side of SIDES) this.words[side] = !words || words.includes(side) ? new SideWords(side) : null;
     this.inputSent = 0;
     this.ended = false;
     // Each side's last request and snapshot, which the next ones are sent as differences from.
@@ -133,14 +141,19 @@ class HostedBattle {
         const lines = sideLines[side];
         const request = requests[side] || null;
         if (!lines.length && !request && !errors[side]) continue;
-        const text = this.words[side].render(lines); // first: the snapshot reads what it learnt
+        const words = this.words[side];
+        if (!words) { // no words, no state: only what the side's player reads
+          step.sides[side] = this.sideUpdate(side, lines, [], request, errors[side], null);
+          continue;
+        }
+        const text = words.render(lines); // first: the snapshot reads what it learnt
         // A state at every step the side saw something (and at each request that asks), so a
         // viewer reads what the side knew at any moment from the bridge alone (docs/record.md).
         // (None before both players have joined: a side is known only once its foe is.)
         const own = battle && battle.getSide(side);
         const asked = request && own && own.activeRequest && !own.activeRequest.wait;
         const known = own && own.foe && (asked || lines.length);
-        const state = known ? snapshot(battle, side, this.words[side].battle) : null;
+        const state = known ? snapshot(battle, side, words.battle) : null;
         step.sides[side] = this.sideUpdate(side, lines, text, request, errors[side], state);
       }
       this.keepSent = true;

@@ -2,7 +2,8 @@
 // The stdin side of pokeview's Node children (the bridge and the search host): one JSON message
 // a line. Each message goes to handle(msg); a line that is not JSON, or a handler that throws,
 // goes to fail(err, msg) (msg undefined when the line did not parse). The process ends when
-// Python closes stdin.
+// Python closes stdin. What the messages of one read answered is written at once, after them.
+const {flush} = require('./output');
 
 /**
  * @param {(msg: any) => void} handle  each message as JSON.parse gave it
@@ -26,8 +27,12 @@ function readMessages(handle, fail) {
         fail(err, msg);
       }
     }
+    flush();
   });
-  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('end', () => {
+    flush();
+    process.exit(0);
+  });
 }
 
 module.exports = {readMessages};

@@ -11,7 +11,7 @@
  * @typedef {{
  *   op: 'start', battle: string, format?: string, seed?: string | number[],
  *   players?: {[side: string]: PlayerSpec}, validate?: boolean, inputlog?: string[],
- *   quiet?: boolean, omniscient?: boolean, whole?: boolean,
+ *   quiet?: boolean, omniscient?: boolean, whole?: boolean, words?: string[] | null,
  * }} StartCommand
  * @typedef {{op: 'choose', battle: string, side: string, choice: string}} ChooseCommand
  * @typedef {{op: 'tie', battle: string}} TieCommand

@@ -1,0 +1,165 @@
+"""A bot's side recorded without its words and state (the game loop's `words_later`) made
+whole: the game's commands are played again from its seed, with the bridge computing words and
+state for those sides only, and each of their side events is written as the game would have
+written it with words on (the same bytes: the bridge is deterministic, and every side's words,
+state and differences depend only on the commands it was sent, in their order).
+
+The commands are the start, every choice in the order the record holds them (a refused one
+too: it was sent), and an ending written into the input log (`>forcetie` at the turn limit).
+What the replay gives is checked against the record (each side's lines, the input log) before
+anything is written: a record that cannot be derived exactly is left as it is, and said so.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
+
+from pokeview.battle.loop import side_payload, start_spec
+from pokeview.errors import PokeviewError
+from pokeview.game.bridge import SIDES, SideUpdate, Step
+from pokeview.sim.client import BattleChannel, Bridge
+from pokeview.store import events as ev
+from pokeview.store.differences import Rebuilder
+from pokeview.store.events import EventKind
+from pokeview.store.store import EventRow, Store
+
+T = TypeVar("T")
+
+STEP_TIMEOUT = 30.0  # seconds for one step of the replay: a diverging one stops, not hangs
+_ENDINGS = (">forcetie", ">forcelose ", ">forcewin ")
+
+
+class CannotDerive(PokeviewError):
+    """The replay of a game's commands did not give back its record: nothing was written."""
+
+
+def later_events(events: list[EventRow]) -> list[EventRow]:
+    return [e for e in events if e.kind == EventKind.SIDE and e.data.later]
+
+
+async def derived_payloads(store: Store, bridge: Bridge, game_id: int) -> dict[int, ev.Side]:
+    """The game's side events recorded without words, by id, as an eager game wrote them."""
+    events = store.events(game_id)
+    later = later_events(events)
+    if not later:
+        return {}
+    game = store.game(game_id)
+    start = start_spec(game.format, game.seed, game.teams)
+    start.words = [s for s in SIDES if any(e.side == s for e in later)]
+    channel = await bridge.open(start)
+    try:
+        replayed = await _replay(channel, events, set(start.words), len(later))
+    finally:
+        channel.close()
+    payloads: dict[int, ev.Side] = {}
+    for event, (side, update) in zip(later, replayed, strict=True):
+        if side != event.side or update.lines != event.data.lines:
+            raise CannotDerive(
+                f"game {game_id}: playing its choices again gave other lines for {event.side} "
+                f"(event {event.id}); its words were left to be derived"
+            )
+        payloads[event.id] = side_payload(update)
+    return payloads
+
+
+async def derive_words(store: Store, bridge: Bridge, game_id: int) -> int:
+    """Write a game's side events recorded without words whole; how many were written."""
+    payloads = await derived_payloads(store, bridge, game_id)
+    store.rewrite_events(game_id, payloads)
+    return len(payloads)
+
+
+async def preview_words(store: Store, bridge: Bridge, game_id: int) -> dict[int, str]:
+    """For a running game: its side events recorded without words, derived and made whole
+    (as a reader gets them from the Store), by id; nothing is written."""
+    payloads = await derived_payloads(store, bridge, game_id)
+    rebuilder = Rebuilder()  # a side's events are all later or none: followed from its first
+    sides = {e.id: e.side for e in store.events(game_id, kinds=(EventKind.SIDE,))}
+    return {
+        event_id: rebuilder.whole(sides[event_id], ev.encode(payload).decode())
+        for event_id, payload in sorted(payloads.items())
+    }
+
+
+async def _replay(
+    channel: BattleChannel, events: list[EventRow], sides: set[str], wanted: int
+) -> list[tuple[str, SideUpdate]]:
+    """Send the game's commands, then read steps until `wanted` updates of `sides` came."""
+    recorded_input = [line for e in events if e.kind == EventKind.INPUT for line in e.data.lines]
+    for event in events:
+        if event.kind == EventKind.CHOICE and event.side:
+            channel.choose(event.side, event.data.choice)
+        elif event.kind == EventKind.INPUT:
+            for line in event.data.lines:
+                if line.startswith(_ENDINGS):
+                    channel.end_with(line)
+    updates: list[tuple[str, SideUpdate]] = []
+    replayed_input: list[str] = []
+    while len(updates) < wanted:
+        try:
+            step: Step = await asyncio.wait_for(channel.next(), STEP_TIMEOUT)
+        except TimeoutError:
+            raise CannotDerive(
+                f"playing a game's choices again stopped after {len(updates)} of {wanted} "
+                "side updates"
+            ) from None
+        replayed_input += step.input
+        updates += [(side, u) for side, u in step.sides.items() if side in sides]
+    if replayed_input != recorded_input[: len(replayed_input)]:
+        raise CannotDerive("playing a game's choices again gave another input log")
+    return updates
+
+
+async def derive_all(store: Store, bridge: Bridge, game_ids: list[int]) -> int:
+    """`derive_words` for each game (those with nothing to derive cost one read)."""
+    total = 0
+    for game_id in game_ids:
+        total += await derive_words(store, bridge, game_id)
+    return total
+
+
+class ForReaders:
+    """The Store's deriver (`compaction.Deriver`) for readers: a reader is plain code (an
+    export, the site, a screen's worker), often inside another event loop, and waits for the
+    words it asked for. So a thread of its own runs an event loop and a Node bridge, started
+    when first needed; the bridge's Node child ends with the process."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._bridge: Bridge | None = None
+
+    def keep(self, store: Store, game_id: int) -> None:
+        self._run(lambda bridge: derive_words(store, bridge, game_id))
+
+    def preview(self, store: Store, game_id: int) -> dict[int, str]:
+        return self._run(lambda bridge: preview_words(store, bridge, game_id))
+
+    def _run(self, work: Callable[[Bridge], Awaitable[T]]) -> T:
+        with self._lock:
+            if self._loop is None:
+                self._loop = asyncio.new_event_loop()
+                threading.Thread(
+                    target=self._loop.run_forever, name="pokeview-derive", daemon=True
+                ).start()
+                self._bridge = Bridge(hosts=1)
+        assert self._bridge is not None
+        bridge = self._bridge
+
+        async def call() -> T:
+            return await work(bridge)
+
+        try:
+            return asyncio.run_coroutine_threadsafe(call(), self._loop).result()
+        except CannotDerive:
+            raise
+        except (PokeviewError, OSError) as exc:  # no Node here, the bridge died, ...
+            raise CannotDerive(
+                f"a bot game's words are derived in Node when first read, and could not be: {exc}"
+            ) from None
+
+
+FOR_READERS = ForReaders()
