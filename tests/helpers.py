@@ -93,7 +93,7 @@ def on_a_pty(
     something, gives what to type."""
     import fcntl
     import pty
-    import select
+    import selectors
     import struct
     import termios
     import time
@@ -110,11 +110,13 @@ def on_a_pty(
     )
     os.close(child)
     chunks, deadline = [], time.monotonic() + timeout
+    ready = selectors.DefaultSelector()  # not select(): a descriptor past 1024 is refused there
+    ready.register(parent, selectors.EVENT_READ)
     while time.monotonic() < deadline:
         if keys is not None and (typed := keys()):
             os.write(parent, typed)
             keys = None
-        if not select.select([parent], [], [], 0.2)[0]:
+        if not ready.select(0.2):
             continue
         try:
             chunk = os.read(parent, 65536)
@@ -123,6 +125,7 @@ def on_a_pty(
         if not chunk:
             break
         chunks.append(chunk)
+    ready.close()
     os.close(parent)
     return proc.wait(timeout=60), b"".join(chunks).decode("utf-8", "replace")
 

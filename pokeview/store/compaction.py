@@ -345,18 +345,29 @@ class StoreConnection:
 
     def _derive_later(self, game_id: int) -> bool:
         """Have the installed deriver write the game's words left for later (battle/derive.py
-        installs one: it runs Node, which the Store does not know); True when it did. Without
-        one, or on a read-only file, the game reads as recorded: its bots' words empty."""
+        installs one: it runs Node, which the Store does not know); True when it did. Where
+        they cannot be written (a read-only file, a full disk) they are derived for this
+        connection's cached body alone. Without a deriver the game reads as recorded: its bots'
+        words empty."""
         deriver = StoreConnection.deriver
-        if deriver is None or self.read_only or game_id in self._deriving:
+        if deriver is None or game_id in self._deriving:
             return False
         self._deriving.add(game_id)
         try:
-            self.commit()  # type: ignore[attr-defined]  # the deriver writes on this connection
-            deriver.keep(self, game_id)
+            if not self.read_only:
+                try:
+                    self.commit()  # type: ignore[attr-defined]  # the deriver writes on this connection
+                    deriver.keep(self, game_id)
+                    return True
+                except sqlite3.OperationalError as exc:
+                    if not disk_full(exc):
+                        raise
+            derived = deriver.preview(self, game_id)
+            body = self._body(game_id)
+            body.events = [(i, s, k, derived.get(i, d), a) for i, s, k, d, a in body.events]
         finally:
             self._deriving.discard(game_id)
-        return True
+        return False
 
     def _stored_body(self, game_id: int) -> bodies.Body:
         """A compacted game's body as stored (side events as differences, where they were)."""
@@ -428,6 +439,12 @@ class StoreConnection:
             self.conn.execute("VACUUM")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         return len(todo)
+
+
+def disk_full(exc: sqlite3.OperationalError) -> bool:
+    """What SQLite says when a write, or a -shm or -wal file, cannot be made on a full disk."""
+    text = str(exc)
+    return "full" in text or "disk I/O error" in text
 
 
 def _has_later(body: bodies.Body) -> bool:

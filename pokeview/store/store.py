@@ -20,7 +20,7 @@ from typing import Any
 from pokeview import paths
 from pokeview.errors import PokeviewError
 from pokeview.store import schema
-from pokeview.store.compaction import DamagedGame, Written
+from pokeview.store.compaction import DamagedGame, Written, disk_full
 from pokeview.store.games import GamesAndPlayers
 from pokeview.store.rows import REPLAY_SEED, DecisionRow, EventRow, GameRow, RunRow
 from pokeview.store.runs import RunsAndSpectators
@@ -117,7 +117,7 @@ class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
             return self._set_up(conn, path, exists)
         except BaseException as exc:
             conn.close()
-            if not (isinstance(exc, sqlite3.OperationalError) and exists and _disk_full(exc)):
+            if not (isinstance(exc, sqlite3.OperationalError) and exists and disk_full(exc)):
                 raise
         # The disk is full (a -shm or -wal file cannot be made): an existing database is still
         # read, as on a read-only file system, and nothing is written to it.
@@ -132,7 +132,7 @@ class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
                 return conn
             except sqlite3.OperationalError as again:
                 conn.close()
-                if not _disk_full(again):
+                if not disk_full(again):
                     raise
         raise sqlite3.OperationalError("database or disk is full")
 
@@ -260,12 +260,6 @@ class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
 
 
 AUTO_VACUUM_INCREMENTAL = 2  # PRAGMA auto_vacuum's answer
-
-
-def _disk_full(exc: sqlite3.OperationalError) -> bool:
-    # What SQLite says when a -shm or -wal file cannot be made or grown on a full disk.
-    text = str(exc)
-    return "full" in text or "disk I/O error" in text
 
 
 def _has_log(path: Path) -> bool:
