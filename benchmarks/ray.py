@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
-from tests.ray.cluster import NODE, games, ratings, worker_pids  # noqa: E402
+from tests.ray.cluster import games, local_cluster, ratings, worker_pids  # noqa: E402
 from tests.ray.cluster import recorded as count  # noqa: E402
 
 # Ray rewrites a loopback address to the machine's own unless told (see tests/ray/conftest.py).
@@ -103,8 +103,6 @@ def main() -> None:
     parser.add_argument("--p2", default="max-damage")
     parser.add_argument("--concurrency", type=int, default=8)
     args = parser.parse_args()
-    from ray.cluster_utils import Cluster
-
     work = Path(tempfile.mkdtemp(prefix="pokeview-bench-ray-"))
     name = "bench-ray"
     config = work / "run.toml"
@@ -113,13 +111,8 @@ def main() -> None:
         f"pairs = {args.pairs}\nplayers = [{args.p1!r}, {args.p2!r}]\n"
         f"concurrency = {args.concurrency}\n".replace("'", '"')
     )
-    cluster = Cluster(
-        initialize_head=True,
-        head_node_args={**NODE, "include_dashboard": False, "temp_dir": str(work / "ray")},
-    )
+    cluster = local_cluster(work)
     try:
-        cluster.add_node(**NODE)
-        cluster.wait_for_nodes(timeout=60)
         address = cluster.address
         results = [
             run("without Ray", config, work / "here.db"),

@@ -318,10 +318,11 @@ class StoreConnection:
         """`_body` for a reader of side events: a bot's words and state left for later are
         derived first (a reader of decisions or the log alone does not pay for them)."""
         body = self._body(game_id)
-        if _has_later(body) and self._derive_later(game_id):
+        if not _has_later(body):
+            return body
+        if self._derive_later(game_id):  # written: read back as stored
             self._bodies.pop(game_id, None)
-            body = self._body(game_id)
-        return body
+        return self._body(game_id)
 
     def _body(self, game_id: int) -> bodies.Body:
         """A compacted game's body for reading: its side events whole (see differences.py)."""
@@ -363,7 +364,7 @@ class StoreConnection:
                     if not disk_full(exc):
                         raise
             derived = deriver.preview(self, game_id)
-            body = self._body(game_id)
+            body = self._body(game_id)  # the cached body, which readers are given
             body.events = [(i, s, k, derived.get(i, d), a) for i, s, k, d, a in body.events]
         finally:
             self._deriving.discard(game_id)

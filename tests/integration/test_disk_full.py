@@ -3,6 +3,7 @@ record, and the database still read while the disk is full. Needs a small tmpfs 
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import uuid
@@ -53,6 +54,12 @@ def test_a_run_that_fills_the_disk_ends_in_one_clean_line_and_leaves_no_hole(tmp
     checked = pokeview("db", "--check", "--db", str(db))
     assert "Traceback" not in checked.stderr, checked.stderr
     assert checked.returncode == 0 and " 0 damaged" in checked.stdout, checked.stdout
+    # A finished bot game's words, left for later and not writable now, are derived to read.
+    exported = pokeview("export", "1", "--format", "json", "--db", str(db))
+    assert exported.returncode == 0, exported.stderr
+    events = json.loads(exported.stdout)["events"]
+    sides = [json.loads(e["data"]) for e in events if e["kind"] == "side"]
+    assert sides and all(d["text"] and not d.get("later") for d in sides)
     assert Path(db).exists()
 
 

@@ -4,6 +4,7 @@ processes, and a record read back as the games it holds."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +12,27 @@ from tests.helpers import pokeview
 
 # One CPU a node, on loopback, with a small object store (games are small).
 NODE = {"num_cpus": 1, "node_ip_address": "127.0.0.1", "object_store_memory": 80 * 1024 * 1024}
+
+
+def local_cluster(base: Path) -> object:
+    """A head on loopback (its files under `base`) and a second node, both up. Ray's `Cluster`
+    writes the new cluster's address into its default temporary folder (RAY_TMPDIR's `ray`),
+    which it does not make: on a fresh machine /tmp/ray is not there, so it is kept in `base`."""
+    from ray.cluster_utils import Cluster
+
+    os.environ["RAY_TMPDIR"] = str(base)
+    (base / "ray").mkdir(parents=True, exist_ok=True)
+    made = Cluster(
+        initialize_head=True,
+        head_node_args={**NODE, "include_dashboard": False, "temp_dir": str(base / "ray")},
+    )
+    try:
+        made.add_node(**NODE)
+        made.wait_for_nodes(timeout=60)
+    except BaseException:
+        made.shutdown()
+        raise
+    return made
 
 
 def worker_pids(cluster: object) -> list[int]:

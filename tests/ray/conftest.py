@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.ray.cluster import NODE
+from tests.ray.cluster import local_cluster
 
 # Ray rewrites 127.0.0.1 to the machine's own address, where a loopback cluster does not listen;
 # this keeps the tests' own process (and what it starts) on loopback. Set before Ray is imported.
@@ -30,19 +30,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 @pytest.fixture(scope="session")
 def cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     pytest.importorskip("ray", reason="Ray is not installed: pip install 'pokeview[ray]'")
-    from ray.cluster_utils import Cluster
-
-    temp = tmp_path_factory.mktemp("ray")
-    made = Cluster(
-        initialize_head=True,
-        head_node_args={**NODE, "include_dashboard": False, "temp_dir": str(temp)},
-    )
+    made = local_cluster(tmp_path_factory.mktemp("ray"))
     try:
-        made.add_node(**NODE)
-        made.wait_for_nodes(timeout=60)
         yield made
     finally:
-        made.shutdown()
+        made.shutdown()  # type: ignore[attr-defined]
 
 
 @pytest.fixture
