@@ -16,7 +16,6 @@ from __future__ import annotations
 import argparse
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -29,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != ROOT / "benchmarks"]
 sys.path.insert(0, str(ROOT))
 
+from tests.helpers import sqlite_file  # noqa: E402
 from tests.ray.cluster import games, local_cluster, ratings, worker_pids  # noqa: E402
 from tests.ray.cluster import recorded as count  # noqa: E402
 
@@ -73,7 +73,7 @@ def run(
     seconds = time.monotonic() - start
     if proc.returncode != 0:
         raise SystemExit(f"{what}: pokeview run failed: {said}")
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         first, last, n = conn.execute(
             "select min(ended_at), max(ended_at), count(*) from games"
         ).fetchone()

@@ -4,12 +4,15 @@ command, games on the bridge, model players on loopback, databases for the app, 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sqlite3
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from pokeview.store import open_store
 from pokeview.store.rows import DecisionRow, GameRow
@@ -49,6 +52,19 @@ TEAM = [
 
 
 # -- reading a database file through the Store, as users do ------------------------------------
+
+
+@contextlib.contextmanager
+def sqlite_file(path: str | Path, **options: Any) -> Iterator[sqlite3.Connection]:
+    """`with sqlite3.connect(path) as conn` that also closes it: sqlite3's own `with` only
+    commits, and a connection left to the garbage collector keeps its file descriptors (a
+    poller of a running game's file left hundreds open, past what select() takes)."""
+    conn = sqlite3.connect(path, **options)
+    try:
+        with conn:
+            yield conn
+    finally:
+        conn.close()
 
 
 def read_game(db: str | Path, game_id: int) -> GameRow:
@@ -178,9 +194,8 @@ def write_players(path: Path, base_url: str, **models: dict) -> Path:
 
 
 def row_counts(db: Path) -> dict[str, int]:
-    import sqlite3
 
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         tables = [r[0] for r in conn.execute("select name from sqlite_master where type='table'")]
         return {t: conn.execute(f"select count(*) from {t}").fetchone()[0] for t in tables}
 

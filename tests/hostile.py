@@ -8,12 +8,12 @@ a database, as an older pokeview or another program could have left them.
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 import orjson
 
 from pokeview import paths
+from tests.helpers import sqlite_file
 
 # The clipboard (OSC 52), the window title (OSC 2), clear screen (CSI 2J), a lone CSI (C1) and
 # Rich markup, open and closing.
@@ -109,7 +109,7 @@ def hostile_db(db: Path) -> int:
     game.update(run_id=run_id, pair=0, seat=0)
     game_id = store.import_game(game, decisions, events)
     store.close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update runs set created_at = ? where id = ?", (evil("2026-11-29"), run_id))
     return game_id
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.store import open_store
-from tests.helpers import on_a_pty, one_clear_line, pokeview
+from tests.helpers import on_a_pty, one_clear_line, pokeview, sqlite_file
 
 
 def logs(db: Path, game_id: int) -> tuple[str | None, str | None]:
@@ -89,7 +89,7 @@ def test_invalid_team(tmp_path):
         )
     )
     assert "not valid in gen9ou" in line
-    with sqlite3.connect(tmp_path / "x.db") as conn:
+    with sqlite_file(tmp_path / "x.db") as conn:
         assert conn.execute("select count(*) from games").fetchone()[0] == 0
 
 
@@ -150,7 +150,7 @@ def on_a_terminal(argv: list[str], db: Path, ready: str) -> str:
         if not db.exists():
             return None
         # Not before the tables are made.
-        with sqlite3.connect(db) as conn, contextlib.suppress(sqlite3.OperationalError):
+        with sqlite_file(db) as conn, contextlib.suppress(sqlite3.OperationalError):
             query = "select 1 from games g join decisions d on d.game_id = g.id where g.status = ?"
             if conn.execute(query, (ready,)).fetchone():
                 return b"q"
@@ -186,7 +186,7 @@ def test_resume_takes_a_game_and_says_why_another_cannot_be(tmp_path):
     assert "7" in unknown
     none = one_clear_line(pokeview("play", "--resume", "--db", str(db)))
     assert "there is no unfinished game of yours to resume" in none
-    with sqlite3.connect(db) as conn:  # a game of a person's, played to its end
+    with sqlite_file(db) as conn:  # a game of a person's, played to its end
         conn.execute("update games set p1_config = json_set(p1_config, '$.kind', 'human')")
     finished = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
     assert "game 1 is finished, not left mid-way: nothing to resume" in finished

@@ -4,15 +4,14 @@ traceback."""
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
-from tests.helpers import build_db, pokeview
+from tests.helpers import build_db, pokeview, sqlite_file
 
 
 def damage_page(db: Path, table: str, which: int = -1) -> None:
     """Overwrite the header of one of `table`'s leaf pages (found with the dbstat table)."""
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("pragma wal_checkpoint(TRUNCATE)")
         size = conn.execute("pragma page_size").fetchone()[0]
         pages = [

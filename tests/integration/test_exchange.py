@@ -20,7 +20,7 @@ from pokeview.players.base import Decision
 from pokeview.players.base import Player as PokeviewPlayer
 from pokeview.sim import install
 from pokeview.sim.server import port_open
-from tests.helpers import free_port, one_clear_line, play_one, pokeview
+from tests.helpers import free_port, one_clear_line, play_one, pokeview, sqlite_file
 from tests.helpers import game as a_game
 
 
@@ -305,9 +305,8 @@ def test_server_starts_on_loopback_and_stops_cleanly():
 
 
 def rows(db, sql):
-    import sqlite3
 
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         return conn.execute(sql).fetchall()
 
 

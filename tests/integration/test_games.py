@@ -15,7 +15,7 @@ from pokeview.game.bridge import DebugCrash
 from pokeview.sim.client import Bridge
 from pokeview.store import open_store
 from pokeview.store.events import EventKind
-from tests.helpers import game
+from tests.helpers import game, sqlite_file
 from tests.players_for_tests import Raises, RefusedOnce
 
 
@@ -351,7 +351,6 @@ async def test_a_game_cancelled_in_a_run_leaves_nothing_waiting_for_a_commit(bri
     """Stopped (SIGTERM, Ctrl-C), a run's event loop ends soon after its games are cancelled,
     so the commit a game's last events wait for may never come: cancelling commits them, even
     when the players were remembered by an earlier game (no commit of their own then)."""
-    import sqlite3
 
     from pokeview.players import make_player
     from pokeview.players.base import Player
@@ -385,7 +384,7 @@ async def test_a_game_cancelled_in_a_run_leaves_nothing_waiting_for_a_commit(bri
     with pytest.raises(asyncio.CancelledError):
         await task
     assert not store._unwritten  # nothing left to a commit that may never come
-    with sqlite3.connect(store.path) as reader:
+    with sqlite_file(store.path) as reader:
         kinds = [
             k for (k,) in reader.execute("select kind from events where game_id = ?", (game_id,))
         ]

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import one_clear_line, pokeview, write_players
+from tests.helpers import one_clear_line, pokeview, sqlite_file, write_players
 
 LOOPBACK_RUN = """
 name = "stand-in"
@@ -17,7 +15,7 @@ players = ["random", "loopback"]
 
 
 def counts(db) -> tuple[int, int]:
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         return conn.execute(
             "select count(*), count(distinct pair || seat || p1 || p2) from games "
             "where status = 'finished'"

@@ -17,7 +17,7 @@ from pokeview.ratings.summary import build_report
 from pokeview.tournament import ladder, ladder_play
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
-from tests.helpers import one_clear_line, pokeview, write_players
+from tests.helpers import one_clear_line, pokeview, sqlite_file, write_players
 
 MIDDLE = "tests.players_for_tests:HalfMaxDamage"  # between random and max-damage
 WRONG = "tests.players_for_tests:AlwaysSwitches"  # cannot beat random
@@ -25,7 +25,7 @@ BOTS = ["random", "max-damage", "heuristic", MIDDLE]
 
 
 def games(db: Path) -> int:
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         return conn.execute("select count(*) from games").fetchone()[0]
 
 
@@ -151,7 +151,7 @@ async def test_a_player_that_cannot_beat_random_stops_after_screening(store, bri
 
 
 def _sets_and_games(db: Path) -> tuple[list, dict]:
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         config = conn.execute("select config from runs where name = 'kill'").fetchone()[0]
         rows = conn.execute(
             "select pair, seat, p1, p2, spectator_log from games where status = 'finished'"
@@ -167,7 +167,7 @@ def _sets_and_games(db: Path) -> tuple[list, dict]:
 
 def _finished(db: Path) -> int:
     try:
-        with sqlite3.connect(db) as conn:
+        with sqlite_file(db) as conn:
             return conn.execute("select count(*) from games where status = 'finished'").fetchone()[
                 0
             ]

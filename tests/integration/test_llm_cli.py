@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import one_clear_line, pokeview, read_decisions, write_players
+from tests.helpers import one_clear_line, pokeview, read_decisions, sqlite_file, write_players
 
 KEY = "sk-planted-7f3a9c1e-do-not-leak"
 
@@ -72,7 +71,7 @@ def test_a_model_game_keeps_no_api_key_and_prompt_prints_what_it_saw(tmp_path):
     everything = b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
     outputs = run.stdout + run.stderr + text.stdout + listing.stdout + bot_side.stdout
     assert KEY.encode() not in everything and KEY not in outputs
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         dump = "\n".join(conn.iterdump())
     assert KEY not in dump and "LOOPBACK_KEY" in dump  # the variable's name only
 
@@ -178,7 +177,7 @@ def test_a_rejected_model_makes_void_games_that_a_run_plays_again(tmp_path):
     assert "void 2" in first.stderr  # the run's progress line
     again = pokeview("run", str(config), "--db", db, env=env)
     assert "0/2 games recorded (2 now, 0 ended in errors, 2 void" in again.stdout, again.stdout
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         rows = conn.execute("select pair, seat, status from games where run_id = 1").fetchall()
     assert sorted(rows) == [(0, 0, "void")] * 2 + [(0, 1, "void")] * 2  # again, under new ids
     assert "(0 errors, 4 void, 0 running)" in pokeview("runs", "--db", db).stdout

@@ -6,13 +6,12 @@ provider echoes back) is nowhere: not in the database (compacted bodies included
 from __future__ import annotations
 
 import json
-import sqlite3
 
 import pytest
 import zstandard
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import one_clear_line, pokeview, row_counts, write_players
+from tests.helpers import one_clear_line, pokeview, row_counts, sqlite_file, write_players
 
 KEY = "sk-planted-Xk29vPq7-providers-key"
 PRICES = {"input": 3.0, "cached_input": 0.3, "cache_write": 3.75, "output": 15.0}
@@ -24,7 +23,7 @@ def _leaks(db, texts) -> list[str]:
     found = [f"text {i}" for i, t in enumerate(texts) for h in halves if h in t]
     for path in db.parent.glob(db.name + "*"):
         found += [str(path) for h in halves if h.encode() in path.read_bytes()]
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         for (blob,) in conn.execute("SELECT blob FROM bodies"):
             body = zstandard.ZstdDecompressor().decompress(blob)
             found += ["a compacted body" for h in halves if h.encode() in body]

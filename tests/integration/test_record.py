@@ -14,7 +14,7 @@ import zstandard
 from pokeview.game.decision import BotDetail
 from pokeview.store import body as bodies
 from pokeview.store import open_store
-from tests.helpers import ROOT, unpack_v2
+from tests.helpers import ROOT, sqlite_file, unpack_v2
 
 
 async def test_a_finished_game_is_one_compressed_body_and_reads_as_before(store, bridge):
@@ -34,7 +34,7 @@ async def test_a_finished_game_is_one_compressed_body_and_reads_as_before(store,
     store.commit()
     game = store.game(result.game_id)
     assert game.compacted and game.spectator_log and "|turn|" in game.spectator_log
-    with sqlite3.connect(store.path) as conn:  # the rows went into the body
+    with sqlite_file(store.path) as conn:  # the rows went into the body
         assert conn.execute("select count(*) from events").fetchone() == (0,)
         assert conn.execute("select count(*) from decisions").fetchone() == (0,)
         assert conn.execute("select count(*) from bodies").fetchone() == (1,)
@@ -55,7 +55,7 @@ def test_a_crash_while_compacting_leaves_the_game_whole_as_rows(tmp_path):
         text=True,
     )
     assert run.returncode != 0
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         assert conn.execute("select count(*) from bodies").fetchone() == (0,)
         rows = conn.execute("select count(*) from events").fetchone()[0]
         assert rows > 0
@@ -81,7 +81,7 @@ def test_on_a_read_only_file_system_reading_works_and_writing_is_one_line(tmp_pa
         # The same file as the previous pokeview (schema 4, bodies of format 1) left it.
         as_v4 = tmp_path / "v4.db"
         as_v4.write_bytes(db.read_bytes())
-        with sqlite3.connect(as_v4) as conn:
+        with sqlite_file(as_v4) as conn:
             for game_id, blob in conn.execute("select game_id, blob from bodies").fetchall():
                 body = bodies.unpack(blob)
                 whole = [body.events, body.decisions, body.spectator_log]  # format 1's fields
@@ -136,14 +136,14 @@ def test_appended_rows_wait_for_the_commit_and_this_store_reads_them_at_once(tmp
     game_id = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
     store.append_events(game_id, [(None, ev.EventKind.LOG, ["|turn|1"])], 1.0)
     store.add_decision(game_id, side="p1", idx=0, turn=1, action=0, choice="move 1")
-    with sqlite3.connect(db) as other:  # nothing committed yet
+    with sqlite_file(db) as other:  # nothing committed yet
         assert other.execute("select count(*) from events").fetchone() == (0,)
     assert [e.data for e in store.events(game_id)] == [["|turn|1"]]
     store.update_decision(game_id, "p1", 0, action=1, choice="move 2")
     assert [(d.action, d.choice) for d in store.decisions(game_id)] == [(1, "move 2")]
     store.append_events(game_id, [("p1", ev.EventKind.ERROR, ev.Error("x"))], 2.0)
     store.commit()
-    with sqlite3.connect(db) as other:
+    with sqlite_file(db) as other:
         assert other.execute("select count(*) from events").fetchone() == (2,)
     rows = [tuple(r) for r in store.conn.execute("select id, side, kind, data, at from events")]
     kept = store._written[game_id]

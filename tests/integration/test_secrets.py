@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import base64
-import sqlite3
 import urllib.parse
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 import zstandard
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import one_clear_line, pokeview, write_players
+from tests.helpers import one_clear_line, pokeview, sqlite_file, write_players
 
 KEY = "sk-test-Zq8RVW3/secret+vAlu=71"
 
@@ -19,7 +18,7 @@ KEY = "sk-test-Zq8RVW3/secret+vAlu=71"
 def _stored(db: Path) -> bytes:
     """Every byte of the database's files, and its compacted bodies decompressed."""
     data = b"".join(path.read_bytes() for path in sorted(db.parent.glob(db.name + "*")))
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         blobs = [row[0] for row in conn.execute("select blob from bodies")]
     return data + b"".join(zstandard.ZstdDecompressor().decompress(b) for b in blobs)
 

@@ -12,12 +12,12 @@ import time
 import pytest
 
 from pokeview.players.llm.loopback import LoopbackModel
-from tests.helpers import pokeview, write_players
+from tests.helpers import pokeview, sqlite_file, write_players
 
 
 def statuses(db) -> list[str]:
     try:
-        with sqlite3.connect(db) as conn:
+        with sqlite_file(db) as conn:
             return [r[0] for r in conn.execute("select status from games order by id")]
     except sqlite3.Error:
         return []
@@ -25,7 +25,7 @@ def statuses(db) -> list[str]:
 
 def decisions(db) -> int:
     try:
-        with sqlite3.connect(db) as conn:
+        with sqlite_file(db) as conn:
             return conn.execute("select count(*) from decisions").fetchone()[0]
     except sqlite3.Error:
         return 0

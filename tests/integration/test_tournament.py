@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 
 from pokeview.tournament.config import load_run_config
-from tests.helpers import BOTS_RUN, one_clear_line, pokeview
+from tests.helpers import BOTS_RUN, one_clear_line, pokeview, sqlite_file
 
 
 def finished(db: Path) -> int:
     try:
-        with sqlite3.connect(db) as conn:
+        with sqlite_file(db) as conn:
             return conn.execute("select count(*) from games where status != 'running'").fetchone()[
                 0
             ]
@@ -28,7 +28,7 @@ def finished(db: Path) -> int:
 
 
 def games_by_key(db: Path) -> dict[tuple, str]:
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         rows = conn.execute(
             "select pair, p1, p2, spectator_log, status from games where status != 'interrupted'"
         ).fetchall()
@@ -65,12 +65,12 @@ def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(
             time.sleep(0.05)
         os.killpg(proc.pid, signal.SIGKILL)  # the runner and its Node bridge, without warning
         proc.wait()
-    with sqlite3.connect(killed) as conn:
+    with sqlite_file(killed) as conn:
         interrupted = conn.execute(
             "select count(*) from games where status = 'running'"
         ).fetchone()[0]
     assert interrupted >= 1  # the kills really left games half-played
-    with sqlite3.connect(killed) as conn:
+    with sqlite_file(killed) as conn:
         cut_short = {
             gid for (gid,) in conn.execute("select id from games where status = 'running'")
         }
@@ -81,7 +81,7 @@ def test_killing_the_runner_and_starting_again_gives_the_same_games_and_ratings(
     assert len(said) == 1, done.stderr
     count, ids = said[0].split(" ", 1)[0], said[0].rsplit(": ", 1)[1].split(", ")
     assert int(count) == len(ids) and cut_short <= {int(i) for i in ids}
-    with sqlite3.connect(killed) as conn:
+    with sqlite_file(killed) as conn:
         kept, why = conn.execute(
             "select count(*), min(error) from games where status = 'interrupted'"
         ).fetchone()

@@ -8,7 +8,7 @@ import os
 import sqlite3
 from pathlib import Path
 
-from tests.helpers import pokeview
+from tests.helpers import pokeview, sqlite_file
 
 # One CPU a node, on loopback, with a small object store (games are small).
 NODE = {"num_cpus": 1, "node_ip_address": "127.0.0.1", "object_store_memory": 80 * 1024 * 1024}
@@ -60,7 +60,7 @@ def worker_pids(cluster: object) -> list[int]:
 
 def games(db: Path) -> list[tuple]:
     """Each recorded game as what decides it and what it gave, in the plan's order."""
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         return conn.execute(
             "select pair, seat, p1, p2, status, winner, turns, input_log from games "
             "order by pair, seat, p1, p2, id"
@@ -78,7 +78,7 @@ def ratings(db: Path, run: str) -> list[tuple]:
 
 def recorded(db: Path) -> int:
     try:
-        with sqlite3.connect(db) as conn:
+        with sqlite_file(db) as conn:
             return conn.execute("select count(*) from games").fetchone()[0]
     except sqlite3.Error:
         return 0

@@ -5,19 +5,18 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import sqlite3
 import sys
 
 import pytest
 
 from pokeview.errors import PokeviewError
-from tests.helpers import BOTS_RUN, free_port, one_clear_line, pokeview
+from tests.helpers import BOTS_RUN, free_port, one_clear_line, pokeview, sqlite_file
 
 
 def no_games(db) -> bool:
     if not db.exists():
         return True
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         return conn.execute("select count(*) from games").fetchone()[0] == 0
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -14,7 +13,7 @@ from pathlib import Path
 
 from pokeview.store import open_store
 from pokeview.tournament.ray_worker import SCRATCH
-from tests.helpers import pokeview
+from tests.helpers import pokeview, sqlite_file
 from tests.ray.cluster import games, ratings, recorded, worker_pids
 
 RUN = """
@@ -62,7 +61,7 @@ def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
             assert pokeview(*args, "--db", str(there)).stdout == (
                 pokeview(*args, "--db", str(here)).stdout
             )
-    with sqlite3.connect(there) as conn:
+    with sqlite_file(there) as conn:
         assert conn.execute("select count(distinct run_id) from games").fetchone()[0] == 1
         assert conn.execute("select count(*) from decisions").fetchone()[0] == 0  # compacted
     again = pokeview("run", str(config), "--db", str(there), "--ray", address)
@@ -111,7 +110,7 @@ def test_a_killed_driver_starts_again_where_its_record_ends(tmp_path, address):
     finally:
         os.killpg(proc.pid, signal.SIGKILL)  # the driver, without warning
         proc.wait()
-    with sqlite3.connect(there) as conn:  # only whole games are ever in the record
+    with sqlite_file(there) as conn:  # only whole games are ever in the record
         assert (
             conn.execute("select count(*) from games where status != 'finished'").fetchone()[0] == 0
         )
@@ -128,7 +127,7 @@ def test_a_ladder_plays_its_bot_sets_on_ray(tmp_path, address):
     played = pokeview("ladder", "play", "lad", "--budget-games", "4", "--ray", address, "--db", db)
     assert played.returncode == 0, played.stderr
     assert "4 games played now (0 ended in errors)" in played.stdout
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         rows = conn.execute("select status, run_id from games").fetchall()
     assert len(rows) == 4 and {s for s, _ in rows} == {"finished"} and rows[0][1] is not None
     assert pokeview("verify", "--all", "--quiet", "--db", db).returncode == 0
@@ -160,7 +159,7 @@ def test_a_ray_run_stopped_by_sigterm_stops_as_a_run_here_does(tmp_path, address
             proc.wait()
     assert proc.returncode == 143 and "pokeview: stopped (SIGTERM)" in err, err
     assert "Traceback" not in err
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         assert conn.execute("select state, pid from runs").fetchone() == ("stopped", None)
         assert {s for (s,) in conn.execute("select status from games")} == {"finished"}
     done = pokeview("run", str(config), "--db", str(db), "--ray", address)

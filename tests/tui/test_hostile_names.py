@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import sqlite3
-
 import pytest
 from textual.widgets import DataTable, Static
 
@@ -11,7 +9,7 @@ from pokeview.app import make_app
 from pokeview.screens.ratings import RatingsScreen
 from pokeview.screens.spectate import SpectateScreen
 from pokeview.store import open_store
-from tests.helpers import build_db, settle, text_of
+from tests.helpers import build_db, settle, sqlite_file, text_of
 
 NAMES = ["x[/]", "[@click=app.quit]q[/]"]
 
@@ -22,7 +20,7 @@ def hostile_db(path, name):
     store = open_store(db)
     run_id = store.create_run(name, {"name": name}, "hash", 3)
     store.close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update games set run_id = ?, pair = id, seat = 0", (run_id,))
         conn.execute("update games set format = ? where id = 1", (name,))
     return db
@@ -86,7 +84,7 @@ async def test_the_palette_lists_a_run_name_and_players_literally(tmp_path, name
     from textual.command import CommandList
 
     db = hostile_db(tmp_path / "h.db", name)
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update games set p1 = ? where id = 1", (name,))
     app = make_app(db)
     async with app.run_test(size=(140, 40)) as pilot:

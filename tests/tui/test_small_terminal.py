@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from pokeview.app import make_app
 from pokeview.screens.spectate import SpectateScreen
-from tests.helpers import build_db, pokeview, settle
+from tests.helpers import build_db, pokeview, settle, sqlite_file
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -45,7 +45,6 @@ async def test_home_keeps_players_winner_turns_status_and_run(tmp_path, size):
 
 def small_run(tmp_path, running: int = 1):
     """A run of two games with long player names, `running` of them marked as still played."""
-    import sqlite3
 
     config = tmp_path / "small.toml"
     config.write_text(
@@ -53,7 +52,7 @@ def small_run(tmp_path, running: int = 1):
     )
     db = tmp_path / "small.db"
     assert pokeview("run", str(config), "--db", str(db)).returncode == 0
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update games set p1 = 'llm:loopback-slow' where p1 = 'random'")
         conn.execute("update games set p2 = 'llm:loopback-slow' where p2 = 'random'")
         conn.execute(

@@ -6,15 +6,14 @@ from textual.widgets import DataTable
 
 from pokeview.app import make_app
 from pokeview.screens.spectate import SpectateScreen
-from tests.helpers import settle, text_of
+from tests.helpers import settle, sqlite_file, text_of
 from tests.tui.test_small_terminal import small_run
 
 
 async def test_interrupted_games_are_ended_not_finished(tmp_path):
-    import sqlite3
 
     db = small_run(tmp_path, running=0)
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update games set status = 'interrupted'")
     app = make_app(db, lambda: SpectateScreen(db, "small"))
     async with app.run_test(size=(120, 36)) as pilot:

@@ -12,6 +12,7 @@ import pytest
 from pokeview import paths
 from pokeview.cli import main
 from pokeview.store import open_store
+from tests.helpers import sqlite_file
 
 RECORDING = "loopback-test-model-vs-heuristic.json"
 NAMES = ["heuristic", "llm:loopback", "llm:loopback-slow", "llm:claude-haiku-4-5"]
@@ -112,9 +113,8 @@ def test_into_a_pipe_with_no_width_a_table_is_printed_whole(db, capsys, monkeypa
 def test_at_80_columns_a_stored_winner_is_shown_literally(db, capsys, monkeypatch):
     """The winner by side comes from the record as it is (another program's database may hold
     anything there): never read as markup."""
-    import sqlite3
 
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update games set winner = '[/]x[bold]' where id = 24")
     lines = shown(capsys, monkeypatch, 80, "--db", str(db), "games", "--limit", "10")
     assert any("[/]x[bold]" in row for row in rows(lines, "24 games in")), lines
@@ -124,9 +124,8 @@ def test_at_80_columns_a_stored_winner_is_shown_literally(db, capsys, monkeypatc
 def test_a_stored_status_start_or_ending_is_shown_literally(db, capsys, monkeypatch, column):
     """Like the winner, every stored text in `games` is another program's to write: a hand-edited
     or foreign database's markup is printed as it is, not read (`[/]` crashed the table)."""
-    import sqlite3
 
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute(f"update games set {column} = '[/]x[bold]y' where id = 24")  # noqa: S608
     lines = shown(capsys, monkeypatch, 120, "--db", str(db), "games", "--limit", "10")
     assert any("[/]x[bold]y" in row for row in rows(lines, "24 games in")), lines

@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-import sqlite3
 from concurrent.futures import ThreadPoolExecutor
 
-from tests.helpers import build_db, pokeview
+from tests.helpers import build_db, pokeview, sqlite_file
 
 
 def test_another_programs_sqlite_file_is_refused_and_not_changed(tmp_path):
     db = tmp_path / "app.db"
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("create table users (id integer primary key, name text)")
         conn.execute("insert into users (name) values ('ada')")
     before = db.read_bytes()
@@ -27,7 +26,7 @@ def test_another_programs_sqlite_file_is_refused_and_not_changed(tmp_path):
 
 def test_a_schema_version_that_is_not_a_number_is_one_line(tmp_path):
     db = build_db(tmp_path / "x.db")
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update meta set value = 'abc' where key = 'schema_version'")
     run = pokeview("games", "--db", str(db))
     assert run.returncode == 2 and "Traceback" not in run.stderr, run.stderr

@@ -5,13 +5,13 @@ written."""
 from __future__ import annotations
 
 import hashlib
-import sqlite3
 
 import pytest
 
 from pokeview import paths, settings
 from pokeview.cli import main
 from pokeview.store import open_store
+from tests.helpers import sqlite_file
 
 DEEP = 50_000
 
@@ -27,7 +27,7 @@ def one_error_line(capsys, argv) -> str:
 
 def test_a_foreign_sqlite_file_is_refused_and_left_as_it_was(tmp_path, capsys):
     db = tmp_path / "theirs.db"
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("create table notes (id integer primary key, text)")
         conn.execute("insert into notes (text) values ('keep me')")
     conn.close()
@@ -42,7 +42,7 @@ def test_a_foreign_sqlite_file_is_refused_and_left_as_it_was(tmp_path, capsys):
 def test_a_schema_version_that_is_not_a_number_is_one_line(tmp_path, capsys):
     db = tmp_path / "x.db"
     open_store(db).close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update meta set value = 'abc' where key = 'schema_version'")
     conn.close()
     line = one_error_line(capsys, ["games", "--db", str(db)])

@@ -17,7 +17,7 @@ from pokeview.game.decision import BotDetail
 from pokeview.store import events as ev
 from pokeview.store import open_store, schema
 from pokeview.store.events import EventKind
-from tests.helpers import DATA, ROOT, unpack_v2
+from tests.helpers import DATA, ROOT, sqlite_file, unpack_v2
 
 
 def test_a_version_2_database_migrates_once_with_progress_and_exports_the_same(tmp_path, data_dir):
@@ -37,7 +37,7 @@ def test_a_version_2_database_migrates_once_with_progress_and_exports_the_same(t
         assert store.game(1).spectator_log.startswith("|")
     finally:
         store.close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         assert conn.execute("select count(*) from events where game_id < 7").fetchone() == (0,)
         assert conn.execute("pragma integrity_check").fetchone() == ("ok",)
     again: list[tuple[int, int]] = []
@@ -53,7 +53,7 @@ def test_a_migration_killed_midway_continues_and_loses_nothing(tmp_path, data_di
         cwd=ROOT,
     )
     assert killed.returncode != 0  # it died in the middle of compacting the first game
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         # The first game is all rows still: its body was never committed.
         assert conn.execute("select count(*) from bodies").fetchone() == (0,)
         assert conn.execute("select count(*) from events where game_id = 1").fetchone()[0] > 0
@@ -69,7 +69,7 @@ def test_a_migration_killed_midway_continues_and_loses_nothing(tmp_path, data_di
 def test_a_database_from_a_newer_pokeview_is_one_line(tmp_path):
     db = tmp_path / "new.db"
     open_store(db).close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update meta set value = '99' where key = 'schema_version'")
     with pytest.raises(PokeviewError, match=r"newer pokeview \(schema 99, this one reads 6\)"):
         open_store(db)
@@ -78,7 +78,7 @@ def test_a_database_from_a_newer_pokeview_is_one_line(tmp_path):
 def test_a_damaged_body_is_one_line_naming_the_game_and_others_stay_readable(tmp_path):
     db = unpack_v2(DATA, tmp_path)
     open_store(db).close()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.execute("update bodies set blob = x'28b52ffd00' where game_id = 3")
     shown = subprocess.run(
         [sys.executable, "-m", "pokeview", "export", "3", "--db", str(db)],
@@ -126,7 +126,7 @@ def test_a_decision_row_holds_what_was_given_and_null_for_the_rest(tmp_path):
     store.commit()
     # the caller's values untouched
     assert given["actions"] == [] and given["detail"] == BotDetail(bot_order="k")
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         conn.row_factory = sqlite3.Row
         rows = [dict(row) for row in conn.execute("select * from decisions")]
     assert [{k: v for k, v in row.items() if k not in ("id", "created_at")} for row in rows] == [
@@ -190,7 +190,7 @@ def test_ten_processes_creating_a_new_database_at_once_all_succeed(tmp_path):
     ]
     results = [(p.wait(), p.communicate()[1]) for p in procs]
     assert [code for code, _ in results] == [0] * 10, results
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         assert conn.execute("select value from meta where key = 'schema_version'").fetchone() == (
             "6",
         )
@@ -227,7 +227,7 @@ def test_a_crafted_or_broken_import_is_one_line_and_changes_nothing(
     db = unpack_v2(data_dir, tmp_path)
     open_store(db).close()
     before = db.read_bytes()
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         rows_before = conn.execute("select id, winner, input_log from games order by id").fetchall()
     doc = json.loads((tmp_path / "export-1.json").read_text())
     change(doc)
@@ -240,7 +240,7 @@ def test_a_crafted_or_broken_import_is_one_line_and_changes_nothing(
     assert code == 2, out
     lines = err.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], err
-    with sqlite3.connect(db) as conn:
+    with sqlite_file(db) as conn:
         assert conn.execute("select id, winner, input_log from games order by id").fetchall() == (
             rows_before
         )
@@ -254,7 +254,7 @@ def test_a_player_is_written_again_only_when_its_settings_change(tmp_path):
         assert not store.remember_player("heuristic", "bot", {"depth": 1})  # every game of a run
         assert store.remember_player("heuristic", "bot", {"depth": 2})
         store.commit()
-        with sqlite3.connect(store.path) as other:
+        with sqlite_file(store.path) as other:
             row = other.execute("select kind, config from players").fetchall()
             assert row == [("bot", '{"depth":2}')]
             other.execute("update players set config = '{}'")  # another process changed it

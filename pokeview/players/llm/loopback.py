@@ -89,6 +89,7 @@ class LoopbackModel:
         self.anthropic_written: set[str] = set()  # prefixes written to "Anthropic's" cache
         self.faulted: set[str] = set()  # conversations a -once fault has struck
         self.streamed: list[dict[str, Any]] = []  # native APIs: each stream's script, for tests
+        self._thread: threading.Thread | None = None
 
     @property
     def base_url(self) -> str:
@@ -107,22 +108,35 @@ class LoopbackModel:
     def start_in_thread(self) -> LoopbackModel:
         """Serve from a background thread (for a CLI process that runs its own event loop)."""
         ready = threading.Event()
+        loop = asyncio.new_event_loop()
 
         def run() -> None:
-            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)  # this thread's
             loop.run_until_complete(self.start())
             ready.set()
             loop.run_forever()
+            # Stopped: the server and its connections closed, then the loop, whose descriptors
+            # would otherwise stay open for as long as the process (a test run: hundreds).
+            if self.server is not None:
+                self.server.close()
+            pending = asyncio.all_tasks(loop)
+            for task in pending:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*pending, return_exceptions=True))
+            loop.close()
 
-        threading.Thread(target=run, daemon=True, name="loopback-model").start()
+        self._thread = threading.Thread(target=run, daemon=True, name="loopback-model")
+        self._thread.start()
         ready.wait(10)
         return self
 
     def stop_thread(self) -> None:
         """Stop a server started with start_in_thread (its port is free afterwards)."""
-        if self.server is not None:
-            loop = self.server.get_loop()
-            loop.call_soon_threadsafe(self.server.close)
+        thread, self._thread = self._thread, None
+        if thread is None or self.server is None:
+            return
+        self.server.get_loop().call_soon_threadsafe(self.server.get_loop().stop)
+        thread.join(10)
 
     # -- HTTP ----------------------------------------------------------------------------------
 
