@@ -34,7 +34,7 @@ from pokeview.site import player as player_page
 from pokeview.site.html import CSS, JS, game_file, player_file
 from pokeview.store.store import GameRow, Store
 
-LAYOUT = 3  # raise when a game page's layout changes: every game page is then written again
+LAYOUT = 4  # raise when a game page's layout changes: every game page is then written again
 MANIFEST = "data/manifest.json"
 
 

@@ -13,6 +13,7 @@ from pokeview.text import strip_control
 
 CSS = "site.css"
 JS = "site.js"
+TITLE = 70  # characters
 
 
 def esc_text(value: str) -> str:
@@ -54,7 +55,10 @@ def game_link(game_id: int, text: str | None = None) -> str:
 
 
 def page(title: str, body: str, page_kind: str) -> str:
-    """A whole page: the shared style and script, a navigation bar, then `body`."""
+    """A whole page: the shared style and script, a navigation bar, then `body`. The title is
+    cut to what a browser's tab and a search result show (the page's heading has it whole)."""
+    if len(title) > TITLE:
+        title = title[: TITLE - 1] + "…"
     return "\n".join(
         [
             "<!doctype html>",
