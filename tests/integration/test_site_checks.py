@@ -6,8 +6,10 @@ contrast in the light and the dark colour scheme, and a reader with a keyboard o
 html-validate runs its `recommended` rules but three, which judge style, not validity: unquoted
 attribute values (`attr-quotes`; valid HTML5, and a long game's page is smaller without quotes),
 a lowercase doctype (`doctype-style`; valid, as the HTML standard writes it) and rows outside a
-`<tbody>` (`prefer-tbody`; the parser puts them in one, as the standard says). The tools are
-pinned in package.json; `make test` installs them.
+`<tbody>` (`prefer-tbody`; the parser puts them in one, as the standard says). Beside it, the
+code points HTML forbids are looked for (vnu, the W3C's checker, refused a C1 control in a
+page's JSON, which html-validate let through). The tools are pinned in package.json; `make test`
+installs them.
 
 The site is built by the command line from a real run: the demo's bots and the loopback
 stand-in model (reasoning on every decision), one game then recorded void and one as an error,
@@ -17,6 +19,7 @@ as the game loop records them; and the hostile game (tests/hostile.py) in a site
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 from pathlib import Path
@@ -34,6 +37,9 @@ HTML_VALIDATE = ROOT / "node_modules" / ".bin" / "html-validate"
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 WCAG = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 FOCUSABLE = "a[href], button, input, select, summary"
+# Code points HTML forbids anywhere in a page, inside a script too: controls other than ASCII
+# whitespace, and noncharacters (the hostile game's names hold a C1 CSI).
+FORBIDDEN = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufdd0-\ufdef\ufffe\uffff]")
 
 RUN = """
 name = "checks"
@@ -128,6 +134,8 @@ def validate(*files: Path) -> list[str]:
 
 def test_every_page_type_is_valid_html5(pages, tmp_path):
     assert validate(*pages.values()) == []
+    for page in pages.values():  # what html-validate does not look for and vnu refuses
+        assert not FORBIDDEN.search(page.read_text()), page.name
     broken = tmp_path / "broken.html"  # the check can fail: a page the parser must repair
     broken.write_text(
         '<!doctype html><html lang="en"><head><title>x</title></head>'
