@@ -4,13 +4,16 @@ The index, the players' pages and the games list are small and are written every
 game's page and downloads are written only when the game changed since the last build, as told
 by `data/manifest.json` (a digest of each game's status, end and result, and the site's layout
 version). The record is read with the report's `gather` and the replay viewer's `Replay`.
+Game pages are written by worker processes where there are several (`write_games`).
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import multiprocessing
 import os
+import threading
 import time
 from dataclasses import dataclass
 from importlib.resources import files
@@ -19,6 +22,7 @@ from typing import Any
 
 import orjson
 
+from pokeview.battle import later
 from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
 from pokeview.exchange.files import export_as
@@ -32,9 +36,9 @@ from pokeview.site import games as games_page
 from pokeview.site import index as index_page
 from pokeview.site import player as player_page
 from pokeview.site.html import CSS, JS, game_file, player_file
-from pokeview.store.store import GameRow, Store
+from pokeview.store.store import GameRow, Store, open_store
 
-LAYOUT = 4  # raise when a game page's layout changes: every game page is then written again
+LAYOUT = 5  # raise when a game page's layout changes: every game page is then written again
 MANIFEST = "data/manifest.json"
 
 
@@ -44,6 +48,7 @@ class Built:
     games: int
     written: int  # game pages written this time (the others had not changed)
     seconds: float
+    workers: int = 0  # processes that wrote them (0: the building process itself)
 
 
 def digest(game: GameRow) -> str:
@@ -76,22 +81,77 @@ def _manifest(folder: Path) -> dict[str, str]:
     return saved.get("games", {}) if isinstance(saved, dict) else {}
 
 
+# Game pages are written by worker processes when there are this many or more to write: a
+# forked worker costs little, and each derives its games' bot words in a Node of its own.
+WORKERS_FROM = 4
+_worker: tuple[Store, Path] | None = None  # in a worker process: its own store, the folder
+
+
+def worker_count(pages: int) -> int:
+    """Processes to write `pages` game pages: one per CPU this process may use, or none."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(cpus or 1, pages // 2) if pages >= WORKERS_FROM else 0
+
+
+def _start_worker(db: Path, folder: Path) -> None:
+    """A worker's start: the deriver installed for this process (a bot game's words left for
+    later are derived in its own Node: a spawned worker has none, a forked one only the
+    parent's) and a connection of its own."""
+    global _worker
+    later.install()
+    _worker = (open_store(db), folder)
+
+
+def _write_in_worker(game_id: int) -> int:
+    assert _worker is not None
+    store, folder = _worker
+    write_game(store, store.game(game_id), folder)
+    return game_id
+
+
+def write_games(
+    store: Store, todo: list[GameRow], folder: Path, workers: int, method: str | None = None
+) -> int:
+    """Each game's page and downloads, by `workers` processes (below 2: by this one); how many
+    processes wrote them. `method`: how they start, "fork" by default where this process runs
+    one thread (nothing another thread holds is copied half-way), else "spawn"."""
+    if workers < 2 or not store.path.is_file():
+        for game in todo:
+            write_game(store, game, folder)
+        return 0
+    method = method or ("fork" if threading.active_count() == 1 else "spawn")
+    store.commit()  # the workers read the record as it is now
+    context = multiprocessing.get_context(method)
+    with context.Pool(workers, _start_worker, (store.path, folder)) as pool:
+        for _ in pool.imap_unordered(_write_in_worker, [g.id for g in todo], chunksize=4):
+            pass
+    return workers
+
+
 def write_game(store: Store, game: GameRow, folder: Path) -> None:
     replay = Replay.load(store, game.id)
     _write(folder / game_file(game.id), game_page.render(replay))
-    json_text = export_as(store, game.id, "json")
-    _write(
-        folder / game_page.download_file(game.id, "json.gz"),
-        gzip.compress(json_text.encode(), 6, mtime=0),
-    )
-    downloads: list[tuple[str, str]] = [("log.txt", "log")]
+    # The record and the Showdown log gzipped (a fifth of their size; the page says so); the
+    # input log, a few hundred bytes, as text.
+    downloads: list[tuple[str, str]] = [("json.gz", "json"), ("log.txt.gz", "log")]
     if game.input_log:
         downloads.append(("inputlog.txt", "inputlog"))
     for suffix, fmt in downloads:
-        _write(folder / game_page.download_file(game.id, suffix), export_as(store, game.id, fmt))
+        text = export_as(store, game.id, fmt).encode()
+        data = gzip.compress(text, 6, mtime=0) if suffix.endswith(".gz") else text
+        _write(folder / game_page.download_file(game.id, suffix), data)
 
 
-def build_site(store: Store, run: str, folder: Path, players_file: str | None = None) -> Built:
+def build_site(
+    store: Store,
+    run: str,
+    folder: Path,
+    players_file: str | None = None,
+    workers: int | None = None,
+    method: str | None = None,
+) -> Built:
+    """`workers`: processes writing the game pages (default: one per CPU where there are many
+    pages to write; 0 writes them in this process); `method`: how they start (`write_games`)."""
     started = time.perf_counter()
     run_row = store.run(run)
     games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
@@ -111,14 +171,14 @@ def build_site(store: Store, run: str, folder: Path, players_file: str | None = 
     for name in (CSS, JS):
         _write(folder / name, assets.joinpath(name).read_bytes())
     before = _manifest(folder)
-    after: dict[str, str] = {}
-    written = 0
-    for g in games:
-        after[str(g.id)] = digest(g)
-        if before.get(str(g.id)) == after[str(g.id)] and (folder / game_file(g.id)).exists():
-            continue
-        write_game(store, g, folder)
-        written += 1
+    after = {str(g.id): digest(g) for g in games}
+    todo = [
+        g
+        for g in games
+        if before.get(str(g.id)) != after[str(g.id)] or not (folder / game_file(g.id)).exists()
+    ]
+    count = worker_count(len(todo)) if workers is None else workers
+    used = write_games(store, todo, folder, count, method)
     names = sorted({g.p1 for g in games} | {g.p2 for g in games})
     lines = {p.name: p for p in findings.report.players}
     for name in names:
@@ -131,4 +191,4 @@ def build_site(store: Store, run: str, folder: Path, players_file: str | None = 
     _write(folder / "index.html", index_page.render(findings, names, games, sets))
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-    return Built(folder, len(games), written, time.perf_counter() - started)
+    return Built(folder, len(games), len(todo), time.perf_counter() - started, used)

@@ -31,7 +31,7 @@ VIEWS = {"both": "spectator", "p1": "p1", "p2": "p2"}
 DOWNLOADS = (
     ("json.gz", "the game's record (pokeview JSON, gzip)"),
     ("inputlog.txt", "input log"),
-    ("log.txt", "Showdown log"),
+    ("log.txt.gz", "Showdown log (gzip)"),
 )
 
 
