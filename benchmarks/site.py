@@ -58,18 +58,51 @@ def run_config(path: Path, pairs: int) -> Path:
     return path
 
 
-def timed(*args: str) -> tuple[float, float]:
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def node_cpu(root: int, seen: dict[int, float]) -> None:
+    """The CPU seconds so far of each Node process under `root` (by pid, into `seen`): a
+    reader's Node is left to end with its process, never waited for, so the operating system
+    does not count it among the children's CPU."""
+    parents: dict[int, int] = {}
+    stats: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                text = (entry / "stat").read_text()
+            except OSError:
+                continue  # gone meanwhile
+            fields = text.rsplit(")", 1)[1].split()
+            parents[int(entry.name)] = int(fields[1])
+            stats[int(entry.name)] = [text.split("(", 1)[1].rsplit(")", 1)[0], *fields]
+    for pid, fields in stats.items():
+        up = pid
+        while up in parents and up != root:
+            up = parents[up]
+        if up == root and fields[0] == "node":
+            seen[pid] = (int(fields[12]) + int(fields[13])) / TICK  # utime + stime
+
+
+def timed(*args: str) -> tuple[float, float, float]:
     """Run `pokeview ARGS` from the repository (benchmarks.players imports from there): its
-    wall seconds and the CPU seconds (user + system) of it and every process it waited for."""
+    wall seconds, the CPU seconds (user + system) of it and the processes it waited for (its
+    workers), and of the Node processes under it (sampled 4 times a second)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
-    done = subprocess.run([*POKEVIEW, *args], cwd=ROOT, capture_output=True, text=True)
+    child = subprocess.Popen(
+        [*POKEVIEW, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
+    nodes: dict[int, float] = {}
+    while child.poll() is None:
+        node_cpu(child.pid, nodes)
+        time.sleep(0.25)
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if done.returncode != 0:
-        sys.exit(f"pokeview {' '.join(args)} failed: {done.stderr.strip()}")
+    if child.returncode != 0:
+        sys.exit(f"pokeview {' '.join(args)} failed: {child.stderr.read().strip()}")
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-    return wall, cpu
+    return wall, cpu, sum(nodes.values())
 
 
 def last_pair(db: str) -> int:
@@ -108,25 +141,31 @@ def main() -> int:
         db = str(work / "site-bench.db")
         print(f"pokeview site: {args.pairs * len(MATCHUPS) * 2} bot games (load {load()})")
         config = str(run_config(work / "run.toml", args.pairs + 1))
-        wall, _ = timed("run", config, "--db", db)
+        wall, _, _ = timed("run", config, "--db", db)
         print(f"  played in {wall:.0f} s (load {load()}); the last 10 taken out: {last_pair(db)}")
         if args.keep:  # as played, its words not derived yet: to build from again
             shutil.copy(db, work / "played.db")
         site = work / "site"
-        build, build_cpu = timed("site", "site-bench", "-o", str(site), "--db", db)
+        build, build_cpu, build_node = timed("site", "site-bench", "-o", str(site), "--db", db)
         mb, pages = sizes(site)
-        again, again_cpu = timed("site", "site-bench", "-o", str(work / "site2"), "--db", db)
+        again = timed("site", "site-bench", "-o", str(work / "site2"), "--db", db)
         print(f"  built (load {load()})")
         timed("run", config, "--db", db)
-        rebuild, rebuild_cpu = timed("site", "site-bench", "-o", str(site), "--db", db)
+        rebuild, rebuild_cpu, rebuild_node = timed(
+            "site", "site-bench", "-o", str(site), "--db", db
+        )
         print(f"  10 more games played, rebuilt (load {load()})")
+
+    def cpu(python: float, node: float) -> str:
+        return f"CPU: Python {python:.1f} s, Node {node:.1f} s"
+
     rows = [
-        ("first build (derives the bots' words)", build, "build s", f"CPU {build_cpu:.1f} s"),
-        ("build again, words kept, new folder", again, "build s", f"CPU {again_cpu:.1f} s"),
+        ("first build (derives the bots' words)", build, "build s", cpu(build_cpu, build_node)),
+        ("build again, words kept, new folder", again[0], "build s", cpu(*again[1:])),
         ("site size, MB", mb, "size MB", f"{len(pages)} game pages"),
         ("largest game page, KB", max(pages) / 1e3, "page KB", ""),
         ("median game page, KB", statistics.median(pages) / 1e3, "page KB", ""),
-        ("rebuild after 10 more games, s", rebuild, "rebuild s", f"CPU {rebuild_cpu:.1f} s"),
+        ("rebuild after 10 more games, s", rebuild, "rebuild s", cpu(rebuild_cpu, rebuild_node)),
     ]
     print(f"  {'':<40} {'figure':>8} {'target':>7} {'of it':>6}")
     for what, figure, target, note in rows:
