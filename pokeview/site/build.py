@@ -4,7 +4,8 @@ The index, the players' pages and the games list are small and are written every
 game's page and downloads are written only when the game changed since the last build, as told
 by `data/manifest.json` (a digest of each game's status, end and result, and the site's layout
 version). The record is read with the report's `gather` and the replay viewer's `Replay`.
-Game pages are written by worker processes where there are several (`write_games`).
+Game pages are written by worker processes where there are several (`GamePages`), while
+this process writes the rest.
 """
 
 from __future__ import annotations
@@ -84,7 +85,7 @@ def _manifest(folder: Path) -> dict[str, str]:
 # Game pages are written by worker processes when there are this many or more to write: a
 # forked worker costs little, and each derives its games' bot words in a Node of its own.
 WORKERS_FROM = 4
-_worker: tuple[Store, Path] | None = None  # in a worker process: its own store, the folder
+_worker: tuple[Store, Path] | Exception | None = None  # a worker's store and folder, or why not
 
 
 def worker_count(pages: int) -> int:
@@ -99,33 +100,66 @@ def _start_worker(db: Path, folder: Path) -> None:
     parent's) and a connection of its own."""
     global _worker
     later.install()
-    _worker = (open_store(db), folder)
+    try:
+        _worker = (open_store(db), folder)
+    except Exception as exc:  # raised with its first page: a pool starts a failed worker again
+        _worker = exc
 
 
 def _write_in_worker(game_id: int) -> int:
+    if isinstance(_worker, Exception):
+        raise _worker
     assert _worker is not None
     store, folder = _worker
     write_game(store, store.game(game_id), folder)
     return game_id
 
 
-def write_games(
-    store: Store, todo: list[GameRow], folder: Path, workers: int, method: str | None = None
-) -> int:
-    """Each game's page and downloads, by `workers` processes (below 2: by this one); how many
-    processes wrote them. `method`: how they start, "fork" by default where this process runs
-    one thread (nothing another thread holds is copied half-way), else "spawn"."""
-    if workers < 2 or not store.path.is_file():
-        for game in todo:
-            write_game(store, game, folder)
-        return 0
-    method = method or ("fork" if threading.active_count() == 1 else "spawn")
-    store.commit()  # the workers read the record as it is now
-    context = multiprocessing.get_context(method)
-    with context.Pool(workers, _start_worker, (store.path, folder)) as pool:
-        for _ in pool.imap_unordered(_write_in_worker, [g.id for g in todo], chunksize=4):
-            pass
-    return workers
+class GamePages:
+    """Game pages and downloads written by `workers` processes, started on entering, while this
+    process writes the rest of the site; `finish` waits for them and says how many wrote them
+    (with fewer than 2 workers, this process writes every page in `finish`: 0). `method`: how
+    they start, "fork" by default where this process runs one thread (nothing another thread
+    holds is copied half-way), else "spawn"."""
+
+    def __init__(
+        self,
+        store: Store,
+        todo: list[GameRow],
+        folder: Path,
+        workers: int,
+        method: str | None = None,
+    ) -> None:
+        self.store, self.todo, self.folder = store, todo, folder
+        self.workers = workers if workers >= 2 and store.path.is_file() else 0
+        self.method = method or ("fork" if threading.active_count() == 1 else "spawn")
+        self.pool: Any = None
+        self.pending: Any = None
+
+    def __enter__(self) -> GamePages:
+        if self.workers:
+            self.store.commit()  # the workers read the record as it is now
+            context = multiprocessing.get_context(self.method)
+            self.pool = context.Pool(self.workers, _start_worker, (self.store.path, self.folder))
+            ids = [g.id for g in self.todo]
+            self.pending = self.pool.map_async(_write_in_worker, ids, chunksize=4)
+        return self
+
+    def finish(self) -> int:
+        if self.pool is None:
+            for game in self.todo:
+                write_game(self.store, game, self.folder)
+            return 0
+        self.pending.get()  # a worker's error is raised here
+        return self.workers
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if self.pool is not None:
+            if kind is None:
+                self.pool.close()  # done: each worker ends as a forked process does, at once
+            else:
+                self.pool.terminate()  # given up
+            self.pool.join()
 
 
 def write_game(store: Store, game: GameRow, folder: Path) -> None:
@@ -151,25 +185,14 @@ def build_site(
     method: str | None = None,
 ) -> Built:
     """`workers`: processes writing the game pages (default: one per CPU where there are many
-    pages to write; 0 writes them in this process); `method`: how they start (`write_games`)."""
+    pages to write; 0 writes them in this process); `method`: how they start (`GamePages`)."""
     started = time.perf_counter()
     run_row = store.run(run)
     games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
-    # Every game's decisions are read once: the rated ones first, in the report's order (its
-    # findings read them so), then the others, for the players' telling decisions.
-    rated = [r.id for r in store.rating_games(run_row.id)]
-    others = sorted({g.id for g in games} - set(rated))
-    telling = TellingDecisions()
-    facts = decision_facts(store, rated + others, each=telling.add)
-    findings = gather(store, run, players_file, decisions=facts)
-    history = rating_history(store, run_row.id)
     try:
         (folder / "data").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PokeviewError(f"cannot write the site to {folder}: {exc.strerror}") from None
-    assets = files("pokeview") / "site_files"
-    for name in (CSS, JS):
-        _write(folder / name, assets.joinpath(name).read_bytes())
     before = _manifest(folder)
     after = {str(g.id): digest(g) for g in games}
     todo = [
@@ -178,17 +201,34 @@ def build_site(
         if before.get(str(g.id)) != after[str(g.id)] or not (folder / game_file(g.id)).exists()
     ]
     count = worker_count(len(todo)) if workers is None else workers
-    used = write_games(store, todo, folder, count, method)
-    names = sorted({g.p1 for g in games} | {g.p2 for g in games})
-    lines = {p.name: p for p in findings.report.players}
-    for name in names:
-        page = player_page.render(
-            name, lines.get(name), findings.facts.get(name), games, history, telling
-        )
-        _write(folder / player_file(name), page)
-    _write(folder / "games.html", games_page.render(findings.run_name, games))
-    sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
-    _write(folder / "index.html", index_page.render(findings, names, games, sets))
+    with GamePages(store, todo, folder, count, method) as pages:
+        # Meanwhile, the rest. Every game's decisions are read once: the rated ones first, in
+        # the report's order (its findings read them so), then the others, for the players'
+        # telling decisions.
+        rated = [r.id for r in store.rating_games(run_row.id)]
+        others = sorted({g.id for g in games} - set(rated))
+        telling = TellingDecisions()
+        facts = decision_facts(store, rated + others, each=telling.add)
+        findings = gather(store, run, players_file, decisions=facts)
+        history = rating_history(store, run_row.id)
+        assets = files("pokeview") / "site_files"
+        for name in (CSS, JS):
+            _write(folder / name, assets.joinpath(name).read_bytes())
+        names = sorted({g.p1 for g in games} | {g.p2 for g in games})
+        lines = {p.name: p for p in findings.report.players}
+        for name in names:
+            page = player_page.render(
+                name, lines.get(name), findings.facts.get(name), games, history, telling
+            )
+            _write(folder / player_file(name), page)
+        _write(folder / "games.html", games_page.render(findings.run_name, games))
+        sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
+        _write(folder / "index.html", index_page.render(findings, names, games, sets))
+        used = pages.finish()
+    # The reads above may have begun a transaction before the workers wrote the words they
+    # derived: ended, so that this connection sees them and can write after them.
+    store.commit()
+    # Last: a build stopped before here leaves the manifest of the build before it.
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
     return Built(folder, len(games), len(todo), time.perf_counter() - started, used)
