@@ -98,6 +98,7 @@ bench: setup
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
 	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 	$(BIN)/python benchmarks/ray.py --pairs 100
+	$(BIN)/python benchmarks/site.py --serial
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache

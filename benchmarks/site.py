@@ -84,14 +84,25 @@ def node_cpu(root: int, seen: dict[int, float]) -> None:
             seen[pid] = (int(fields[12]) + int(fields[13])) / TICK  # utime + stime
 
 
-def timed(*args: str) -> tuple[float, float, float]:
+# The build in one process, as before worker processes (for --serial).
+SERIAL = """import sys
+from pathlib import Path
+from pokeview.battle import later
+from pokeview.site.build import build_site
+from pokeview.store import open_store
+later.install()
+build_site(open_store(Path(sys.argv[1])), "site-bench", Path(sys.argv[2]), workers=0)
+"""
+
+
+def timed(*args: str, argv: list[str] = POKEVIEW) -> tuple[float, float, float]:
     """Run `pokeview ARGS` from the repository (benchmarks.players imports from there): its
     wall seconds, the CPU seconds (user + system) of it and the processes it waited for (its
     workers), and of the Node processes under it (sampled 4 times a second)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     child = subprocess.Popen(
-        [*POKEVIEW, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+        [*argv, *args], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
     )
     nodes: dict[int, float] = {}
     while child.poll() is None:
@@ -134,6 +145,11 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pairs", type=int, default=100, help="mirror pairs (10 games each)")
     parser.add_argument("--keep", metavar="DIR", help="keep the database and sites here")
+    parser.add_argument(
+        "--serial",
+        action="store_true",
+        help="also the first build in one process (no workers), from the same record, after",
+    )
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(args.keep or tmp)
@@ -143,8 +159,8 @@ def main() -> int:
         config = str(run_config(work / "run.toml", args.pairs + 1))
         wall, _, _ = timed("run", config, "--db", db)
         print(f"  played in {wall:.0f} s (load {load()}); the last 10 taken out: {last_pair(db)}")
-        if args.keep:  # as played, its words not derived yet: to build from again
-            shutil.copy(db, work / "played.db")
+        played = work / "played.db"  # as played, its words not derived yet
+        shutil.copy(db, played)
         site = work / "site"
         build, build_cpu, build_node = timed("site", "site-bench", "-o", str(site), "--db", db)
         mb, pages = sizes(site)
@@ -155,6 +171,9 @@ def main() -> int:
             "site", "site-bench", "-o", str(site), "--db", db
         )
         print(f"  10 more games played, rebuilt (load {load()})")
+        if args.serial:
+            serial = timed(str(played), str(work / "serial"), argv=[sys.executable, "-c", SERIAL])
+            print(f"  built in one process (load {load()})")
 
     def cpu(python: float, node: float) -> str:
         return f"CPU: Python {python:.1f} s, Node {node:.1f} s"
@@ -171,6 +190,11 @@ def main() -> int:
     for what, figure, target, note in rows:
         limit = TARGETS[target]
         print(f"  {what:<40} {figure:>8.1f} {limit:>7.0f} {figure / limit:>6.2f}  {note}")
+    if args.serial:
+        print(
+            f"  first build in one process: {serial[0]:.1f} s, {cpu(*serial[1:])}; with workers "
+            f"{build / serial[0]:.2f} of its time"
+        )
     over = sum(size > TARGETS["page KB"] * 1e3 for size in pages)
     print(f"  game pages over 200 KB: {over} of {len(pages)}")
     return 0
