@@ -22,6 +22,7 @@ import json
 import re
 import sqlite3
 import subprocess
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,8 @@ def pages(tmp_path_factory) -> dict[str, Path]:
     (work / "run.toml").write_text(RUN)
     played = pokeview("run", str(work / "run.toml"), "--db", db)
     assert played.returncode == 0, played.stderr
-    with sqlite3.connect(db) as conn:  # as the game loop records a void game and a failed one
+    # As the game loop records a void game and a failed one (a connection closed after).
+    with closing(sqlite3.connect(db)) as conn, conn:
         conn.execute(
             "update games set status = 'void', exclude_from_ratings = 1, error = ? where id = 1",
             ("llm:loopback was on autopilot (p1)",),
@@ -88,7 +90,8 @@ def pages(tmp_path_factory) -> dict[str, Path]:
         if 'pre class="reasoning"' in p.read_text()
     )
     game_id = hostile.hostile_db(work / "h.db")
-    run_id = sqlite3.connect(work / "h.db").execute("select run_id from games").fetchone()[0]
+    with closing(sqlite3.connect(work / "h.db")) as conn:
+        run_id = conn.execute("select run_id from games").fetchone()[0]
     done = pokeview("site", str(run_id), "-o", str(work / "hostile"), "--db", str(work / "h.db"))
     assert done.returncode == 0, done.stderr
     return {
