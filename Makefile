@@ -7,7 +7,8 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
-# The JavaScript's development tools (ESLint, TypeScript), from package.json's pinned lock file.
+# The JavaScript's development tools (ESLint, TypeScript; html-validate and axe-core, which the
+# site's checks run), from package.json's pinned lock file.
 NODE_STAMP := node_modules/.installed-$(shell cat package-lock.json | cksum | cut -d' ' -f1)
 
 .PHONY: setup browser demo test test-fast test-js check lint format schemas docs bench clean
@@ -46,7 +47,7 @@ browser:
 # Every layer: the JavaScript's (tests/js), then tests/unit, tests/integration (real Showdown in
 # Node), tests/ray (a real Ray cluster on loopback: Ray comes with the install step's `ray` extra)
 # and tests/tui (Pilot, snapshots); pytest's closing line is the last one printed.
-test: setup browser test-js
+test: setup browser test-js $(NODE_STAMP)
 	$(BIN)/pytest -q
 
 # Node's own test runner on the bridge's and the search's modules; the ones that need Showdown
@@ -97,6 +98,7 @@ bench: setup
 	$(BIN)/python benchmarks/ladder.py --pairs 8 --seeds 3
 	$(BIN)/python benchmarks/search.py --pairs 10 --cpu 200
 	$(BIN)/python benchmarks/ray.py --pairs 100
+	$(BIN)/python benchmarks/site.py --serial
 
 clean:
 	rm -rf $(VENV) node_modules .pytest_cache .ruff_cache

@@ -17,6 +17,9 @@ KEYS = {  # key: (code, Windows virtual key code, text typed)
     "ArrowRight": ("ArrowRight", 39, ""),
     "ArrowLeft": ("ArrowLeft", 37, ""),
     "Enter": ("Enter", 13, "\r"),
+    "Tab": ("Tab", 9, ""),
+    " ": ("Space", 32, " "),
+    "ArrowDown": ("ArrowDown", 40, ""),
 }
 
 

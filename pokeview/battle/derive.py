@@ -13,6 +13,7 @@ anything is written: a record that cannot be derived exactly is left as it is, a
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
@@ -131,9 +132,20 @@ class ForReaders:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bridge: Bridge | None = None
+        self._inherited: tuple[object, object] | None = None
 
     def keep(self, store: Store, game_id: int) -> None:
         self._run(lambda bridge: derive_words(store, bridge, game_id))
+
+    def forget_in_child(self) -> None:
+        """In a process forked from one that derived: the parent's loop has no thread here and
+        its Node is the parent's, so this process starts its own when first needed. The
+        parent's objects are kept, not collected: collecting them would close what is not
+        this process's."""
+        self._inherited = (self._loop, self._bridge)
+        self._lock = threading.Lock()
+        self._loop = None
+        self._bridge = None
 
     def preview(self, store: Store, game_id: int) -> dict[int, str]:
         return self._run(lambda bridge: preview_words(store, bridge, game_id))
@@ -163,3 +175,4 @@ class ForReaders:
 
 
 FOR_READERS = ForReaders()
+os.register_at_fork(after_in_child=FOR_READERS.forget_in_child)

@@ -197,7 +197,9 @@ def cmd_site(args: argparse.Namespace) -> int:
         store.close()
     print(
         f"site of {args.run} written to {built.folder}/index.html: {built.games} games, "
-        f"{built.written} game pages written ({built.seconds:.1f} s)"
+        f"{built.written} game pages written"
+        + (f" by {built.workers} processes" if built.workers else "")
+        + f" ({built.seconds:.1f} s)"
     )
     return 0
 

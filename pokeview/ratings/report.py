@@ -135,10 +135,14 @@ def gather(
 # -- figures -------------------------------------------------------------------------------------
 
 
-def svg_figure(fig_id: str, width: int, height: int, body: list[str], title: str) -> str:
+def svg_figure(
+    fig_id: str, width: int, height: int, body: list[str], title: str, role: str = "img"
+) -> str:
+    """`role`: "img" for a picture; "group" where it holds links (an image's parts are hidden
+    from assistive technology, so its links could not be reached)."""
     return (
         f'<svg id="{fig_id}" class="figure" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="img" '
+        f'viewBox="0 0 {width} {height}" width="{width}" height="{height}" role="{role}" '
         f'aria-label="{esc(title)}"><title>{esc(title)}</title>' + "".join(body) + "</svg>"
     )
 
@@ -185,8 +189,9 @@ def ratings_figure(report: Report) -> str:
 
 
 def _heat(score: float) -> str:
-    """Red (lost every game) through grey (even) to green (won every game)."""
-    lost, even, won = (190, 50, 45), (125, 125, 125), (35, 140, 65)
+    """Red (lost every game) through grey (even) to green (won every game), each dark enough
+    for the cell's white text (WCAG AA, 4.5:1)."""
+    lost, even, won = (190, 50, 45), (110, 110, 110), (30, 120, 55)
     a, b, t = (lost, even, score * 2) if score < 0.5 else (even, won, (score - 0.5) * 2)
     return "rgb({},{},{})".format(*(round(x + (y - x) * t) for x, y in zip(a, b, strict=True)))
 
@@ -238,11 +243,13 @@ def head_to_head_figure(report: Report, pair: Callable[[str, str], str] | None =
                 f'fill="#fff" text-anchor="middle">{entry[1]} g</text>'
             )
             if pair is not None:
-                label = f"the games of {a} against {b}"
+                # The name starts with the cell's visible text, as a reader hears it.
+                label = f"{100 * share:.0f}% {entry[1]} g: the games of {a} against {b}"
                 shown = f'<a href="{esc(pair(a, b))}" aria-label="{esc(label)}">{shown}</a>'
             body.append(shown)
     title = "head to head: row's score vs column"
-    return svg_figure("fig-head-to-head", size_w, size_h, body, title)
+    role = "img" if pair is None else "group"
+    return svg_figure("fig-head-to-head", size_w, size_h, body, title, role)
 
 
 def nice_ticks(most: float, count: int = 5) -> list[float]:

@@ -4,13 +4,17 @@ The index, the players' pages and the games list are small and are written every
 game's page and downloads are written only when the game changed since the last build, as told
 by `data/manifest.json` (a digest of each game's status, end and result, and the site's layout
 version). The record is read with the report's `gather` and the replay viewer's `Replay`.
+Game pages are written by worker processes where there are several (`GamePages`), while
+this process writes the rest.
 """
 
 from __future__ import annotations
 
 import gzip
 import hashlib
+import multiprocessing
 import os
+import threading
 import time
 from dataclasses import dataclass
 from importlib.resources import files
@@ -19,6 +23,7 @@ from typing import Any
 
 import orjson
 
+from pokeview.battle import later
 from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
 from pokeview.exchange.files import export_as
@@ -32,9 +37,9 @@ from pokeview.site import games as games_page
 from pokeview.site import index as index_page
 from pokeview.site import player as player_page
 from pokeview.site.html import CSS, JS, game_file, player_file
-from pokeview.store.store import GameRow, Store
+from pokeview.store.store import GameRow, Store, open_store
 
-LAYOUT = 3  # raise when a game page's layout changes: every game page is then written again
+LAYOUT = 5  # raise when a game page's layout changes: every game page is then written again
 MANIFEST = "data/manifest.json"
 
 
@@ -44,6 +49,7 @@ class Built:
     games: int
     written: int  # game pages written this time (the others had not changed)
     seconds: float
+    workers: int = 0  # processes that wrote them (0: the building process itself)
 
 
 def digest(game: GameRow) -> str:
@@ -76,59 +82,153 @@ def _manifest(folder: Path) -> dict[str, str]:
     return saved.get("games", {}) if isinstance(saved, dict) else {}
 
 
+# Game pages are written by worker processes when there are this many or more to write: a
+# forked worker costs little, and each derives its games' bot words in a Node of its own.
+WORKERS_FROM = 4
+_worker: tuple[Store, Path] | Exception | None = None  # a worker's store and folder, or why not
+
+
+def worker_count(pages: int) -> int:
+    """Processes to write `pages` game pages: one per CPU this process may use, or none."""
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return min(cpus or 1, pages // 2) if pages >= WORKERS_FROM else 0
+
+
+def _start_worker(db: Path, folder: Path) -> None:
+    """A worker's start: the deriver installed for this process (a bot game's words left for
+    later are derived in its own Node: a spawned worker has none, a forked one only the
+    parent's) and a connection of its own."""
+    global _worker
+    later.install()
+    try:
+        _worker = (open_store(db), folder)
+    except Exception as exc:  # raised with its first page: a pool starts a failed worker again
+        _worker = exc
+
+
+def _write_in_worker(game_id: int) -> int:
+    if isinstance(_worker, Exception):
+        raise _worker
+    assert _worker is not None
+    store, folder = _worker
+    write_game(store, store.game(game_id), folder)
+    return game_id
+
+
+class GamePages:
+    """Game pages and downloads written by `workers` processes, started on entering, while this
+    process writes the rest of the site; `finish` waits for them and says how many wrote them
+    (with fewer than 2 workers, this process writes every page in `finish`: 0). `method`: how
+    they start, "fork" by default where this process runs one thread (nothing another thread
+    holds is copied half-way), else "spawn"."""
+
+    def __init__(
+        self,
+        store: Store,
+        todo: list[GameRow],
+        folder: Path,
+        workers: int,
+        method: str | None = None,
+    ) -> None:
+        self.store, self.todo, self.folder = store, todo, folder
+        self.workers = workers if workers >= 2 and store.path.is_file() else 0
+        self.method = method or ("fork" if threading.active_count() == 1 else "spawn")
+        self.pool: Any = None
+        self.pending: Any = None
+
+    def __enter__(self) -> GamePages:
+        if self.workers:
+            self.store.commit()  # the workers read the record as it is now
+            context = multiprocessing.get_context(self.method)
+            self.pool = context.Pool(self.workers, _start_worker, (self.store.path, self.folder))
+            ids = [g.id for g in self.todo]
+            self.pending = self.pool.map_async(_write_in_worker, ids, chunksize=4)
+        return self
+
+    def finish(self) -> int:
+        if self.pool is None:
+            for game in self.todo:
+                write_game(self.store, game, self.folder)
+            return 0
+        self.pending.get()  # a worker's error is raised here
+        return self.workers
+
+    def __exit__(self, kind: object, *_: object) -> None:
+        if self.pool is not None:
+            if kind is None:
+                self.pool.close()  # done: each worker ends as a forked process does, at once
+            else:
+                self.pool.terminate()  # given up
+            self.pool.join()
+
+
 def write_game(store: Store, game: GameRow, folder: Path) -> None:
     replay = Replay.load(store, game.id)
     _write(folder / game_file(game.id), game_page.render(replay))
-    json_text = export_as(store, game.id, "json")
-    _write(
-        folder / game_page.download_file(game.id, "json.gz"),
-        gzip.compress(json_text.encode(), 6, mtime=0),
-    )
-    downloads: list[tuple[str, str]] = [("log.txt", "log")]
+    # The record and the Showdown log gzipped (a fifth of their size; the page says so); the
+    # input log, a few hundred bytes, as text.
+    downloads: list[tuple[str, str]] = [("json.gz", "json"), ("log.txt.gz", "log")]
     if game.input_log:
         downloads.append(("inputlog.txt", "inputlog"))
     for suffix, fmt in downloads:
-        _write(folder / game_page.download_file(game.id, suffix), export_as(store, game.id, fmt))
+        text = export_as(store, game.id, fmt).encode()
+        data = gzip.compress(text, 6, mtime=0) if suffix.endswith(".gz") else text
+        _write(folder / game_page.download_file(game.id, suffix), data)
 
 
-def build_site(store: Store, run: str, folder: Path, players_file: str | None = None) -> Built:
+def build_site(
+    store: Store,
+    run: str,
+    folder: Path,
+    players_file: str | None = None,
+    workers: int | None = None,
+    method: str | None = None,
+) -> Built:
+    """`workers`: processes writing the game pages (default: one per CPU where there are many
+    pages to write; 0 writes them in this process); `method`: how they start (`GamePages`)."""
     started = time.perf_counter()
     run_row = store.run(run)
     games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
-    # Every game's decisions are read once: the rated ones first, in the report's order (its
-    # findings read them so), then the others, for the players' telling decisions.
-    rated = [r.id for r in store.rating_games(run_row.id)]
-    others = sorted({g.id for g in games} - set(rated))
-    telling = TellingDecisions()
-    facts = decision_facts(store, rated + others, each=telling.add)
-    findings = gather(store, run, players_file, decisions=facts)
-    history = rating_history(store, run_row.id)
     try:
         (folder / "data").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PokeviewError(f"cannot write the site to {folder}: {exc.strerror}") from None
-    assets = files("pokeview") / "site_files"
-    for name in (CSS, JS):
-        _write(folder / name, assets.joinpath(name).read_bytes())
     before = _manifest(folder)
-    after: dict[str, str] = {}
-    written = 0
-    for g in games:
-        after[str(g.id)] = digest(g)
-        if before.get(str(g.id)) == after[str(g.id)] and (folder / game_file(g.id)).exists():
-            continue
-        write_game(store, g, folder)
-        written += 1
-    names = sorted({g.p1 for g in games} | {g.p2 for g in games})
-    lines = {p.name: p for p in findings.report.players}
-    for name in names:
-        page = player_page.render(
-            name, lines.get(name), findings.facts.get(name), games, history, telling
-        )
-        _write(folder / player_file(name), page)
-    _write(folder / "games.html", games_page.render(findings.run_name, games))
-    sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
-    _write(folder / "index.html", index_page.render(findings, names, games, sets))
+    after = {str(g.id): digest(g) for g in games}
+    todo = [
+        g
+        for g in games
+        if before.get(str(g.id)) != after[str(g.id)] or not (folder / game_file(g.id)).exists()
+    ]
+    count = worker_count(len(todo)) if workers is None else workers
+    with GamePages(store, todo, folder, count, method) as pages:
+        # Meanwhile, the rest. Every game's decisions are read once: the rated ones first, in
+        # the report's order (its findings read them so), then the others, for the players'
+        # telling decisions.
+        rated = [r.id for r in store.rating_games(run_row.id)]
+        others = sorted({g.id for g in games} - set(rated))
+        telling = TellingDecisions()
+        facts = decision_facts(store, rated + others, each=telling.add)
+        findings = gather(store, run, players_file, decisions=facts)
+        history = rating_history(store, run_row.id)
+        assets = files("pokeview") / "site_files"
+        for name in (CSS, JS):
+            _write(folder / name, assets.joinpath(name).read_bytes())
+        names = sorted({g.p1 for g in games} | {g.p2 for g in games})
+        lines = {p.name: p for p in findings.report.players}
+        for name in names:
+            page = player_page.render(
+                name, lines.get(name), findings.facts.get(name), games, history, telling
+            )
+            _write(folder / player_file(name), page)
+        _write(folder / "games.html", games_page.render(findings.run_name, games))
+        sets = run_row.config.get("sets") or []  # a ladder's, as its schedule chose them
+        _write(folder / "index.html", index_page.render(findings, names, games, sets))
+        used = pages.finish()
+    # The reads above may have begun a transaction before the workers wrote the words they
+    # derived: ended, so that this connection sees them and can write after them.
+    store.commit()
+    # Last: a build stopped before here leaves the manifest of the build before it.
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))
-    return Built(folder, len(games), written, time.perf_counter() - started)
+    return Built(folder, len(games), len(todo), time.perf_counter() - started, used)

@@ -31,7 +31,7 @@ VIEWS = {"both": "spectator", "p1": "p1", "p2": "p2"}
 DOWNLOADS = (
     ("json.gz", "the game's record (pokeview JSON, gzip)"),
     ("inputlog.txt", "input log"),
-    ("log.txt", "Showdown log"),
+    ("log.txt.gz", "Showdown log (gzip)"),
 )
 
 
@@ -261,12 +261,12 @@ def render(replay: Replay) -> str:
         '<span id="turn-shown" aria-live="polite"></span>'
         '<button type="button" data-go="1" aria-label="next turn">turn ▶</button>'
         '<button type="button" id="switch-side">side: both</button>'
-        '<label>go to turn <input id="goto" inputmode="numeric" size="4"></label>'
+        '<label>go to turn <input type="text" id="goto" inputmode="numeric" size="4"></label>'
         f'<span class="note">{esc(KEYS)}</span></div>'
     )
     # The board as the chosen side knew it, drawn by the script from the data below.
     board = (
-        '<div id="board" class="board" role="region" aria-label="the board"></div>'
+        '<section id="board" class="board" aria-label="the board"></section>'
         '<noscript><p class="note">'
         "The board at each turn is drawn by the page's own script; the battle log and the "
         "decisions below read without it.</p></noscript>"

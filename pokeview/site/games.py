@@ -80,12 +80,12 @@ def render(run_name: str, games: list[GameRow]) -> str:
     players = sorted({g.p1 for g in games} | {g.p2 for g in games})
     pairs = sorted({tuple(sorted((g.p1, g.p2))) for g in games})
     filters = (
-        '<form class="filters" id="filters" hidden>'
+        '<div class="filters" id="filters" hidden>'
         + _select("player", "player", [(player_key(p), p) for p in players])
         + _select("matchup", "matchup", [(matchup_key(a, b), f"{a} vs {b}") for a, b in pairs])
         + _select("result", "result", list(RESULTS))
         + _select("status", "status", [(s, s) for s in sorted({status_of(g) for g in games})])
-        + '<span id="shown-count" aria-live="polite"></span></form>'
+        + '<span id="shown-count" aria-live="polite"></span></div>'
     )
     void_note = (
         '<p class="note">A void game was played but is left out of the ratings; its ending '

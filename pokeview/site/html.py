@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import html
+import re
 from typing import Any
 
 import orjson
@@ -13,6 +14,8 @@ from pokeview.text import strip_control
 
 CSS = "site.css"
 JS = "site.js"
+TITLE = 70  # characters
+_C1 = re.compile("[\x7f-\x9f]")
 
 
 def esc_text(value: str) -> str:
@@ -28,6 +31,8 @@ def json_script(element_id: str, data: Any) -> str:
     for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         text = text.replace(raw, escaped)
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    # orjson writes DEL and the C1 controls as they are, which HTML forbids in a page.
+    text = _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
     return f'<script type="application/json" id="{esc(element_id)}">{text}</script>'
 
 
@@ -54,7 +59,10 @@ def game_link(game_id: int, text: str | None = None) -> str:
 
 
 def page(title: str, body: str, page_kind: str) -> str:
-    """A whole page: the shared style and script, a navigation bar, then `body`."""
+    """A whole page: the shared style and script, a navigation bar, then `body`. The title is
+    cut to what a browser's tab and a search result show (the page's heading has it whole)."""
+    if len(title) > TITLE:
+        title = title[: TITLE - 1] + "…"
     return "\n".join(
         [
             "<!doctype html>",

@@ -3,6 +3,7 @@ record, incremental rebuilds, and hostile text that must not run, checked in hea
 
 from __future__ import annotations
 
+import gzip
 import html
 import re
 import shutil
@@ -14,6 +15,7 @@ import pytest
 
 from pokeview.battle.replay import Replay
 from pokeview.errors import PokeviewError
+from pokeview.exchange.files import export_as
 from pokeview.game.decision import ModelDetail, messages_of
 from pokeview.site.build import build_site
 from pokeview.site.html import game_file, player_key
@@ -115,9 +117,10 @@ async def test_a_run_makes_a_site_whose_links_resolve_and_game_pages_hold_the_re
         answer = re.search(r'<pre class="answer">(.*?)</pre>', block, re.S)
         assert answer and html.unescape(answer.group(1)) == d.detail.answer
     downloads = [
-        folder / f"data/game-{game.id}.{k}" for k in ("json.gz", "inputlog.txt", "log.txt")
+        folder / f"data/game-{game.id}.{k}" for k in ("json.gz", "inputlog.txt", "log.txt.gz")
     ]
     assert all(p.is_file() and p.stat().st_size for p in downloads)
+    assert gzip.decompress(downloads[2].read_bytes()).decode() == export_as(store, game.id, "log")
 
     # Incremental: nothing changed, nothing written; a game made void is written again.
     assert build_site(store, run, folder).written == 0

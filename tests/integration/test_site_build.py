@@ -1,0 +1,65 @@
+"""`pokeview site` writing game pages in worker processes: a bot game's words, left for later
+when it was played, are derived in each worker (its own deriver and Node), so a fresh build from
+a record never read before shows every bot's battle log in full, forked or spawned."""
+
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from pokeview.battle.derive import later_events
+from pokeview.battle.replay import Replay
+from pokeview.site.build import build_site
+from pokeview.site.html import game_file
+from pokeview.store import open_store
+from pokeview.store.compaction import StoreConnection
+from pokeview.text import strip_control
+from pokeview.tournament.config import parse_run_config
+from pokeview.tournament.runner import run_tournament
+
+
+def page_log(page: str, side: str) -> str:
+    """A side's battle log as the page shows it, its turns' lines joined."""
+    logs = re.findall(rf'<div class="side-{side}"><h3>{side}</h3><pre>(.*?)</pre>', page, re.S)
+    return "\n".join(html.unescape(text) for text in logs if text)
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+async def test_workers_derive_the_bots_words_left_for_later(bridge, store, tmp_path, method):
+    config = parse_run_config(
+        {
+            "name": "lazy",
+            "seed": "lazy",
+            "pairs": 2,
+            "turn_limit": 12,
+            "players": ["random", "max-damage", "heuristic"],
+            "matchups": [["random", "max-damage"], ["heuristic", "random"]],
+        },
+        tmp_path / "run.toml",
+    )
+    progress = await run_tournament(config, store=store, bridge=bridge)
+    assert progress.done == 8
+    store.commit()
+    games = store.games(run_id=store.run("lazy").id, limit=-1)
+    with pytest.MonkeyPatch.context() as patch:  # the record as played: words left for later
+        patch.setattr(StoreConnection, "deriver", None)
+        reader = open_store(store.path)
+        assert all(len(later_events(reader.events(g.id))) > 4 for g in games)
+        reader.close()
+    # This process derives a game first (its deriver's thread and Node started): a forked
+    # worker must not take them for its own.
+    Replay.load(store, games[0].id)
+
+    built = build_site(store, "lazy", tmp_path / "site", workers=2, method=method)
+    assert (built.written, built.workers) == (8, 2)
+    derived = open_store(store.path)  # the words as the workers derived and kept them
+    for g in games:
+        page = (tmp_path / "site" / game_file(g.id)).read_text()
+        replay = Replay.load(derived, g.id)
+        for side in ("p1", "p2"):
+            words = "\n".join(strip_control(line) for _, line in replay.words[side])
+            assert "Go! " in words and page_log(page, side) == words, (g.id, side)
+        assert not later_events(derived.events(g.id))  # kept: derived once
+    derived.close()
