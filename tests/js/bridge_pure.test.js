@@ -25,6 +25,25 @@ test('differences: a nested change has its path', () => {
   assert.deepEqual(ops, [[['team', 0, 'hp'], 7]]);
 });
 
+test('differences: each operation keeps its own path (the walk reuses one)', () => {
+  const before = {a: {x: 1, y: [1, 2]}, team: [{ident: 'p1: A', hp: 1}, {ident: 'p1: B', hp: 2}]};
+  const after = {a: {x: 2, y: [1, 3]}, team: [{ident: 'p1: B', hp: 2}, {ident: 'p1: C', hp: 5}], b: 4};
+  assert.deepEqual(differences(before, after), [
+    [['a', 'x'], 2], [['a', 'y', 1], 3],
+    [['team'], 'order', [1, null]], [['team', 1], {ident: 'p1: C', hp: 5}],
+    [['b'], 4],
+  ]);
+  const start = ['s'];
+  differences({k: 1}, {k: 2}, start);
+  assert.deepEqual(start, ['s'], "the caller's path is left as it was");
+});
+
+test('differences: a key named constructor, absent or present, is not what objects inherit', () => {
+  assert.deepEqual(differences({}, JSON.parse('{"constructor": 1}')), [[['constructor'], 1]]);
+  assert.deepEqual(differences(JSON.parse('{"constructor": 1}'), {}), [[['constructor']]]);
+  assert.deepEqual(differences({a: 1}, {a: 1}), []);
+});
+
 test("differences: a key named __proto__ in JSON is a key like any other", () => {
   const before = JSON.parse('{"__proto__": 1}');
   const after = JSON.parse('{"__proto__": 2}');

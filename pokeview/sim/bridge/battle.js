@@ -63,7 +63,9 @@ class HostedBattle {
     // A battle started from an input log sends its first step whole and keeps nothing from it:
     // a resumed game does not record that step (its history is in the record already).
     // `whole` (for tests) sends every one whole, as before format 4.
-    /** @type {{[side: string]: {request?: object, state?: object}}} */
+    // A request kept may be Showdown's own object (`live`): its text is kept beside it, to read
+    // what was sent if Showdown changes that object and sends it again.
+    /** @type {{[side: string]: {request?: object, text?: string, live?: boolean, state?: object}}} */
     this.sent = {p1: {}, p2: {}};
     this.keepSent = !fromInputLog;
     this.whole = whole;
@@ -76,17 +78,24 @@ class HostedBattle {
    * @param {string | null} request  Showdown's JSON text
    * @param {string | undefined} error
    * @param {object | null} state
+   * @param {object | null} [live]  Showdown's object for `request`, when it is known to be the one
+   *   sent as that text: used as it is instead of parsing the text it was just stringified to
    * @returns {SideUpdate}
    */
-  sideUpdate(side, lines, text, request, error, state) {
+  sideUpdate(side, lines, text, request, error, state, live = null) {
     /** @type {SideUpdate} */
     const update = {lines, text, request, error: error || null, state: state || null};
     const sent = this.sent[side];
     if (this.whole) return update;
     if (request) {
-      const parsed = JSON.parse(request);
-      if (sent.request) update.requestDelta = differences(sent.request, parsed);
-      if (this.keepSent) sent.request = parsed;
+      const now = live || JSON.parse(request);
+      let before = sent.request;
+      // Showdown changes a request it sent only to send it again (a choice it refused, with what
+      // it learnt): then, or when it is not sure which object was sent, what was sent is read
+      // from its text.
+      if (before && sent.live && (!live || before === now)) before = JSON.parse(/** @type {string} */ (sent.text));
+      if (before) update.requestDelta = differences(before, now);
+      if (this.keepSent) Object.assign(sent, {request: now, text: request, live: !!live});
     }
     if (state && sent.state) {
       update.stateDelta = differences(sent.state, state);
@@ -114,6 +123,8 @@ class HostedBattle {
     const requests = {};
     /** @type {{[side: string]: string}} */
     const errors = {};
+    /** @type {{[side: string]: number}} */
+    const requestsSent = {p1: 0, p2: 0};
     let end = null;
     for (const [type, data] of emitted) {
       if (type === 'update') {
@@ -125,7 +136,10 @@ class HostedBattle {
         const side = data.slice(0, 2);
         const body = data.slice(3);
         // Requests pass through as Showdown's JSON text: parsed once, in Python.
-        if (body.startsWith('|request|')) requests[side] = body.slice(9);
+        if (body.startsWith('|request|')) {
+          requests[side] = body.slice(9);
+          requestsSent[side]++;
+        }
         else if (body.startsWith('|error|')) errors[side] = body.slice(7);
       } else if (type === 'end') {
         end = JSON.parse(data);
@@ -141,9 +155,13 @@ class HostedBattle {
         const lines = sideLines[side];
         const request = requests[side] || null;
         if (!lines.length && !request && !errors[side]) continue;
+        // The object Showdown stringified this request from, when it sent one request this step
+        // and has made none since (its side's active request, the requests all sent).
+        const live = request && requestsSent[side] === 1 && battle && battle.sentRequests
+          ? battle.getSide(side).activeRequest : null;
         const words = this.words[side];
         if (!words) { // no words, no state: only what the side's player reads
-          step.sides[side] = this.sideUpdate(side, lines, [], request, errors[side], null);
+          step.sides[side] = this.sideUpdate(side, lines, [], request, errors[side], null, live);
           continue;
         }
         const text = words.render(lines); // first: the snapshot reads what it learnt
@@ -154,7 +172,7 @@ class HostedBattle {
         const asked = request && own && own.activeRequest && !own.activeRequest.wait;
         const known = own && own.foe && (asked || lines.length);
         const state = known ? snapshot(battle, side, words.battle) : null;
-        step.sides[side] = this.sideUpdate(side, lines, text, request, errors[side], state);
+        step.sides[side] = this.sideUpdate(side, lines, text, request, errors[side], state, live);
       }
       this.keepSent = true;
     } else {

@@ -31,14 +31,19 @@
  */
 function own(object, key) {
   // Only the object's own keys: JSON text may name one `__proto__` (or `constructor`), which
-  // every object would otherwise seem to have.
-  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+  // every object would otherwise seem to have. What an object inherits is a function or the
+  // prototype itself, never a JSON value: only then is the slower check needed.
+  const value = object[key];
+  if (value === undefined || (typeof value !== 'function' && value !== Object.prototype)) return value;
+  return Object.prototype.hasOwnProperty.call(object, key) ? value : undefined;
 }
 
 /** @param {{[key: string]: Json}} object */
 function present(object) {
-  // The keys JSON.stringify writes: an undefined value is left out.
-  return Object.keys(object).filter((key) => object[key] !== undefined);
+  // The keys JSON.stringify writes: an undefined value is left out (JSON text has none: no copy).
+  const keys = Object.keys(object);
+  for (const key of keys) if (object[key] === undefined) return keys.filter((k) => object[k] !== undefined);
+  return keys;
 }
 
 /**
@@ -93,39 +98,64 @@ function matched(before, after) {
  * @returns {Operation[]}
  */
 function differences(before, after, path = [], ops = []) {
-  if (before === after) return ops;
+  walk(before, after, path.slice(), ops);
+  return ops;
+}
+
+/**
+ * @param {Json} before
+ * @param {Json} after
+ * @param {Path} path  the value's path, a stack: pushed and popped on the way down, copied only
+ *   into an operation (a copy at every key visited was most of the time this took)
+ * @param {Operation[]} ops
+ */
+function walk(before, after, path, ops) {
+  if (before === after) return;
   if (before && after && typeof before === 'object' && typeof after === 'object') {
-    if (Array.isArray(before) && Array.isArray(after)) {
+    const beforeIsArray = Array.isArray(before);
+    if (beforeIsArray && Array.isArray(after)) {
       const order = matched(before, after);
       if (order) {
-        ops.push([path, 'order', order]);
-        for (const [i, item] of after.entries()) {
-          if (order[i] === null) ops.push([[...path, i], item]);
-          else differences(before[order[i]], item, [...path, i], ops);
+        ops.push([path.slice(), 'order', order]);
+        for (let i = 0; i < after.length; i++) {
+          const at = order[i];
+          path.push(i);
+          if (at === null) ops.push([path.slice(), after[i]]);
+          else walk(before[at], after[i], path, ops);
+          path.pop();
         }
-        return ops;
+        return;
       }
       if (before.length === after.length) {
-        for (const [i, item] of after.entries()) differences(before[i], item, [...path, i], ops);
-        return ops;
+        for (let i = 0; i < after.length; i++) {
+          if (before[i] === after[i]) continue;
+          path.push(i);
+          walk(before[i], after[i], path, ops);
+          path.pop();
+        }
+        return;
       }
-    } else if (!Array.isArray(before) && !Array.isArray(after)) {
+    } else if (!beforeIsArray && !Array.isArray(after)) {
       const beforeKeys = present(before);
       const afterKeys = present(after);
       if (keepsOrder(after, beforeKeys, afterKeys)) {
         for (const key of beforeKeys) if (own(after, key) === undefined) ops.push([[...path, key]]);
       } else {
-        ops.push([path, 'keys', afterKeys]);
+        ops.push([path.slice(), 'keys', afterKeys]);
       }
       for (const key of afterKeys) {
-        if (own(before, key) === undefined) ops.push([[...path, key], after[key]]);
-        else differences(before[key], after[key], [...path, key], ops);
+        const was = own(before, key);
+        const now = after[key];
+        if (was === now) continue;
+        path.push(key);
+        if (was === undefined) ops.push([path.slice(), now]);
+        else walk(was, now, path, ops);
+        path.pop();
       }
-      return ops;
+      return;
     }
   }
-  ops.push([path, after]);
-  return ops;
+  ops.push([path.slice(), after]);
 }
 
 module.exports = {differences};
