@@ -123,7 +123,7 @@ def open_store(args: argparse.Namespace, *, existing: bool = False) -> Store:
 
     if args.db:
         check_db_path(args.db, existing=existing)
-    with MigrationProgress() as progress:
+    with ProgressBar("migrating the record (compacting finished games)") as progress:
         return open_store(args.db, on_migrate=progress)
 
 
@@ -157,10 +157,12 @@ def database_file(args: argparse.Namespace, *, existing: bool = False) -> Path:
     return path
 
 
-class MigrationProgress:
-    """A progress bar on stderr while an older database is migrated (shown only if it is)."""
+class ProgressBar:
+    """A progress bar on a terminal's stderr for long work, shown from its first step: work
+    that never reports one (a record with nothing to migrate) shows nothing."""
 
-    def __init__(self) -> None:
+    def __init__(self, what: str) -> None:
+        self.what = what
         self.bar: Any = None
         self.task: Any = None
 
@@ -170,14 +172,15 @@ class MigrationProgress:
 
             from pokeview.terminal import console
 
-            self.bar = Progress(console=console(stderr=True), transient=False)
+            shown = console(stderr=True)
+            if not shown.is_terminal:  # a log or a pipe: the command's own last line says it
+                return
+            self.bar = Progress(console=shown, transient=False)
             self.bar.start()
-            self.task = self.bar.add_task(
-                "migrating the record (compacting finished games)", total=total
-            )
+            self.task = self.bar.add_task(self.what, total=total)
         self.bar.update(self.task, completed=done)
 
-    def __enter__(self) -> MigrationProgress:
+    def __enter__(self) -> ProgressBar:
         return self
 
     def __exit__(self, *exc: object) -> None:

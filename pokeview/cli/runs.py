@@ -11,6 +11,7 @@ from typing import Any
 from pokeview.cli.common import (
     PLAYERS_HELP,
     Commands,
+    ProgressBar,
     add_ray_options,
     add_server_options,
     database_file,
@@ -192,7 +193,8 @@ def cmd_site(args: argparse.Namespace) -> int:
         # The default folder from the run's name, kept to characters safe in a file name.
         name = re.sub(r"[^A-Za-z0-9._-]+", "_", store.run(args.run).name).strip("._") or "run"
         folder = Path(args.output or f"site-{name}")
-        built = build_site(store, args.run, folder, players_file=args.players)
+        with ProgressBar("writing game pages") as progress:
+            built = build_site(store, args.run, folder, players_file=args.players, on_page=progress)
     finally:
         store.close()
     print(

@@ -16,6 +16,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -129,8 +130,10 @@ class GamePages:
         folder: Path,
         workers: int,
         method: str | None = None,
+        on_page: Callable[[int, int], None] | None = None,
     ) -> None:
         self.store, self.todo, self.folder = store, todo, folder
+        self.on_page = on_page or (lambda done, total: None)
         self.workers = workers if workers >= 2 and store.path.is_file() else 0
         self.method = method or ("fork" if threading.active_count() == 1 else "spawn")
         self.pool: Any = None
@@ -142,15 +145,18 @@ class GamePages:
             context = multiprocessing.get_context(self.method)
             self.pool = context.Pool(self.workers, _start_worker, (self.store.path, self.folder))
             ids = [g.id for g in self.todo]
-            self.pending = self.pool.map_async(_write_in_worker, ids, chunksize=4)
+            self.pending = self.pool.imap_unordered(_write_in_worker, ids, chunksize=4)
         return self
 
     def finish(self) -> int:
+        total = len(self.todo)
         if self.pool is None:
-            for game in self.todo:
+            for done, game in enumerate(self.todo, 1):
                 write_game(self.store, game, self.folder)
+                self.on_page(done, total)
             return 0
-        self.pending.get()  # a worker's error is raised here
+        for done, _ in enumerate(self.pending, 1):  # a worker's error is raised here
+            self.on_page(done, total)
         return self.workers
 
     def __exit__(self, kind: object, *_: object) -> None:
@@ -183,9 +189,12 @@ def build_site(
     players_file: str | None = None,
     workers: int | None = None,
     method: str | None = None,
+    on_page: Callable[[int, int], None] | None = None,
 ) -> Built:
     """`workers`: processes writing the game pages (default: one per CPU where there are many
-    pages to write; 0 writes them in this process); `method`: how they start (`GamePages`)."""
+    pages to write; 0 writes them in this process); `method`: how they start (`GamePages`);
+    `on_page(done, total)`: after each game page written (a first build of bot games derives
+    their words: minutes for thousands)."""
     started = time.perf_counter()
     run_row = store.run(run)
     games = sorted(store.games(run_id=run_row.id, limit=-1), key=lambda g: g.id)
@@ -201,7 +210,7 @@ def build_site(
         if before.get(str(g.id)) != after[str(g.id)] or not (folder / game_file(g.id)).exists()
     ]
     count = worker_count(len(todo)) if workers is None else workers
-    with GamePages(store, todo, folder, count, method) as pages:
+    with GamePages(store, todo, folder, count, method, on_page) as pages:
         # Meanwhile, the rest. Every game's decisions are read once: the rated ones first, in
         # the report's order (its findings read them so), then the others, for the players'
         # telling decisions.

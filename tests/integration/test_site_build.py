@@ -52,8 +52,17 @@ async def test_workers_derive_the_bots_words_left_for_later(bridge, store, tmp_p
     # worker must not take them for its own.
     Replay.load(store, games[0].id)
 
-    built = build_site(store, "lazy", tmp_path / "site", workers=2, method=method)
+    said: list[tuple[int, int]] = []
+    built = build_site(
+        store,
+        "lazy",
+        tmp_path / "site",
+        workers=2,
+        method=method,
+        on_page=lambda *n: said.append(n),
+    )
     assert (built.written, built.workers) == (8, 2)
+    assert said == [(n, 8) for n in range(1, 9)]  # progress: each page as it is written
     derived = open_store(store.path)  # the words as the workers derived and kept them
     for g in games:
         page = (tmp_path / "site" / game_file(g.id)).read_text()
