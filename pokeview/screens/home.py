@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Header, Input, Static
 
 from pokeview.board.parts import literal
+from pokeview.players.kinds import PlayerKind
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
 from pokeview.widgets.fitted_table import FittedTable
@@ -43,6 +44,7 @@ class HomeScreen(Screen[None]):
         self.store_path = store_path
         self.loaded_rows = 0
         self.query_text = ""
+        self._lines: dict[int, GameLine] = {}  # the games listed, by id
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -120,6 +122,8 @@ class HomeScreen(Screen[None]):
         table = self.query_one("#games", DataTable)
         if offset == 0:
             table.clear()
+            self._lines.clear()
+        self._lines.update((r.id, r) for r in rows)
         for r in rows:
             won = {side: "bold" if r.winner == side else "" for side in ("p1", "p2")}
             table.add_row(
@@ -167,11 +171,9 @@ class HomeScreen(Screen[None]):
         game = self._selected_game()
         if game is None:
             return
-        table = self.query_one("#games", DataTable)
-        row = dict(zip(COLUMNS, table.get_row_at(table.cursor_row), strict=True))
-        status = str(row["status"])
-        human = any(str(row[side]).startswith("human") for side in ("p1", "p2"))
-        if status == "interrupted" and human:  # a game a person left: continue it
+        line = self._lines.get(game)
+        human = line is not None and PlayerKind.HUMAN in line.kinds.values()
+        if line is not None and line.status == "interrupted" and human:  # a person left it
             from pokeview.screens.play import PlayScreen
 
             self.app.push_screen(PlayScreen(self.store_path, resume=game))

@@ -33,6 +33,7 @@ from pokeview.board.layout import BoardView
 from pokeview.board.parts import literal
 from pokeview.players.base import DecisionContext
 from pokeview.players.human import HumanPlayer
+from pokeview.players.kinds import PlayerKind
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store import events as ev
@@ -147,7 +148,7 @@ class PlayScreen(DetailKeys, Screen[None]):
         bridge = Bridge()
         if self.resume is not None:  # the person takes the human side again
             game = store.game(self.resume)
-            self.side = "p1" if game.p1_config.get("kind") == "human" else "p2"
+            self.side = "p1" if game.p1_config.get("kind") == PlayerKind.HUMAN else "p2"
             self.opponent_spec = game.p2 if self.side == "p1" else game.p1
             self.format = game.format
         elif self.fork is not None:

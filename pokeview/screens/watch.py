@@ -35,6 +35,7 @@ from pokeview.battle.replay import END, VIEWS, News, Replay
 from pokeview.board.layout import of_replay as board_of
 from pokeview.board.parts import literal
 from pokeview.game.decision import messages_of
+from pokeview.players.kinds import PlayerKind
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.store import DecisionRow
@@ -532,7 +533,8 @@ class WatchScreen(DetailKeys, Screen[None]):
             return
         game = self.replay.game
         opponent = game.p2 if side == "p1" else game.p1
-        if opponent.startswith("human"):
+        config = game.p2_config if side == "p1" else game.p1_config
+        if config.get("kind") == PlayerKind.HUMAN:  # nobody to ask: a bot plays it on
             opponent = "heuristic"
         from pokeview.screens.play import PlayScreen
 

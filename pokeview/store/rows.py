@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import UTC, datetime
 from typing import Any, ClassVar
 
@@ -99,12 +99,14 @@ class GameLine:
     winner: str | None
     turns: int | None
     error: str | None
+    kinds: dict[str, str | None]  # by side: what played it (`players.kinds.PlayerKind`'s values)
     excluded: bool  # left out of the ratings (a fork, a harness error, a void game)
 
-    # What every query of game lines selects, in the fields' order.
+    # What every query of game lines selects, in the fields' order (the kinds as two columns).
     SELECT: ClassVar[str] = (
         "select g.id, g.run_id, r.name, g.pair, g.seat, g.format, g.started_at, g.p1, g.p2, "
-        "g.status, g.winner, g.turns, g.error, coalesce(g.exclude_from_ratings, 0) != 0 "
+        "g.status, g.winner, g.turns, g.error, json_extract(g.p1_config, '$.kind'), "
+        "json_extract(g.p2_config, '$.kind'), coalesce(g.exclude_from_ratings, 0) != 0 "
         "from games g left join runs r on r.id = g.run_id"
     )
 
@@ -114,7 +116,17 @@ class GameLine:
     ) -> list[GameLine]:
         """The game lines `where` picks (a condition on `g`, the games, and `r`, their run)."""
         sql = f"{cls.SELECT} where {where} order by {order}"
-        return [cls(*flag_last(row)) for row in conn.execute(sql, tuple(params))]
+        head = [f.name for f in fields(cls)][:-2]  # the columns before the kinds
+        lines = []
+        for *values, p1_kind, p2_kind, excluded in conn.execute(sql, tuple(params)):
+            lines.append(
+                cls(
+                    **dict(zip(head, values, strict=True)),
+                    kinds={"p1": p1_kind, "p2": p2_kind},
+                    excluded=bool(excluded),
+                )
+            )
+        return lines
 
     @property
     def players(self) -> dict[str, str]:

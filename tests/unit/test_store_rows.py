@@ -84,7 +84,9 @@ def test_decision_facts_and_player_stats_are_typed(store):
 
 
 def test_the_typed_rows_cannot_be_indexed_like_sqlite_rows():
-    line = GameLine(1, None, None, None, None, "f", "t", "a", "b", "finished", "p1", 3, None, False)
+    line = GameLine(
+        1, None, None, None, None, "f", "t", "a", "b", "finished", "p1", 3, None, {}, False
+    )
     with pytest.raises(TypeError):
         line["p1"]  # type: ignore[index]
     assert not isinstance(line, sqlite3.Row | tuple)
