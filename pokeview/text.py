@@ -12,6 +12,20 @@ def strip_control(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+# The noncharacters (U+FDD0-U+FDEF, the last two code points of every plane): HTML forbids them
+# in a page as it does the controls; a terminal shows them as any other character.
+NONCHARACTER = re.compile(
+    "[\ufdd0-\ufdef"
+    + "".join(chr(plane * 0x10000 + 0xFFFE) + chr(plane * 0x10000 + 0xFFFF) for plane in range(17))
+    + "]"
+)
+
+
+def strip_for_html(text: str) -> str:
+    """`strip_control`, and the noncharacters too: text for an HTML page."""
+    return NONCHARACTER.sub("", strip_control(text))
+
+
 def has_control(text: str) -> bool:
     return _CONTROL.search(text) is not None
 

@@ -24,11 +24,11 @@ from pokeview.ratings.decisions import DecisionFacts, decision_facts
 from pokeview.ratings.summary import ESTIMATES_NOTE, PlayerLine, Report, build_report
 from pokeview.safe_write import write_whole
 from pokeview.store.store import Store
-from pokeview.text import strip_control
+from pokeview.text import strip_for_html
 
 
 def esc(value: Any) -> str:
-    return html.escape(strip_control(str(value)), quote=True)
+    return html.escape(strip_for_html(str(value)), quote=True)
 
 
 @dataclass

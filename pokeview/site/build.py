@@ -17,6 +17,8 @@ import os
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from importlib.resources import files
 from pathlib import Path
@@ -103,7 +105,7 @@ def _start_worker(db: Path, folder: Path) -> None:
     later.install()
     try:
         _worker = (open_store(db), folder)
-    except Exception as exc:  # raised with its first page: a pool starts a failed worker again
+    except Exception as exc:  # raised with its first page (a failed initializer: a broken pool)
         _worker = exc
 
 
@@ -142,10 +144,16 @@ class GamePages:
     def __enter__(self) -> GamePages:
         if self.workers:
             self.store.commit()  # the workers read the record as it is now
-            context = multiprocessing.get_context(self.method)
-            self.pool = context.Pool(self.workers, _start_worker, (self.store.path, self.folder))
-            ids = [g.id for g in self.todo]
-            self.pending = self.pool.imap_unordered(_write_in_worker, ids, chunksize=4)
+            # An executor, not a Pool: a Pool's worker killed part way (the OOM killer) takes
+            # the pages it held with it and the Pool waits for them for ever; here the pages
+            # not written fail, and the build with them.
+            self.pool = ProcessPoolExecutor(
+                self.workers,
+                mp_context=multiprocessing.get_context(self.method),
+                initializer=_start_worker,
+                initargs=(self.store.path, self.folder),
+            )
+            self.pending = [self.pool.submit(_write_in_worker, g.id) for g in self.todo]
         return self
 
     def finish(self) -> int:
@@ -155,17 +163,21 @@ class GamePages:
                 write_game(self.store, game, self.folder)
                 self.on_page(done, total)
             return 0
-        for done, _ in enumerate(self.pending, 1):  # a worker's error is raised here
-            self.on_page(done, total)
+        try:
+            for done, page in enumerate(as_completed(self.pending), 1):
+                page.result()  # a worker's error is raised here
+                self.on_page(done, total)
+        except BrokenProcessPool:
+            raise PokeviewError(
+                "a process writing the site's game pages ended before they were written "
+                "(killed, or out of memory?)"
+            ) from None
         return self.workers
 
     def __exit__(self, kind: object, *_: object) -> None:
         if self.pool is not None:
-            if kind is None:
-                self.pool.close()  # done: each worker ends as a forked process does, at once
-            else:
-                self.pool.terminate()  # given up
-            self.pool.join()
+            # Done, or given up: then the pages not begun are dropped (those being written end).
+            self.pool.shutdown(wait=True, cancel_futures=kind is not None)
 
 
 def write_game(store: Store, game: GameRow, folder: Path) -> None:

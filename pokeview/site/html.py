@@ -10,18 +10,19 @@ from typing import Any
 import orjson
 
 from pokeview.ratings.report import esc
-from pokeview.text import strip_control
+from pokeview.text import NONCHARACTER, strip_for_html
 
 CSS = "site.css"
 JS = "site.js"
 TITLE = 70  # characters
-_C1 = re.compile("[\x7f-\x9f]")
+# Written raw by orjson and forbidden in a page by HTML: DEL, the C1 controls, the noncharacters.
+_RAW = re.compile("[\x7f-\x9f]|" + NONCHARACTER.pattern)
 
 
 def esc_text(value: str) -> str:
     """Untrusted text for an element's content (not an attribute): control characters removed,
     `&`, `<` and `>` escaped; quotes stay as they are (a long log or prompt stays small)."""
-    return html.escape(strip_control(value), quote=False)
+    return html.escape(strip_for_html(value), quote=False)
 
 
 def json_script(element_id: str, data: Any) -> str:
@@ -31,9 +32,17 @@ def json_script(element_id: str, data: Any) -> str:
     for raw, escaped in (("<", "\\u003c"), (">", "\\u003e"), ("&", "\\u0026")):
         text = text.replace(raw, escaped)
     text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    # orjson writes DEL and the C1 controls as they are, which HTML forbids in a page.
-    text = _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    text = _RAW.sub(_json_escape, text)
     return f'<script type="application/json" id="{esc(element_id)}">{text}</script>'
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    """A character as JSON's `\\u` escape: past U+FFFF, as its UTF-16 surrogate pair."""
+    point = ord(match.group())
+    if point < 0x10000:
+        return f"\\u{point:04x}"
+    point -= 0x10000
+    return f"\\u{0xD800 + (point >> 10):04x}\\u{0xDC00 + (point & 0x3FF):04x}"
 
 
 def player_key(name: str) -> str:

@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Iterable
 
 from pokeview.site.html import esc_text
-from pokeview.text import strip_control
+from pokeview.text import strip_for_html
 
 # Shorter text costs about as much as a reference to it (30 to 60 characters of markup).
 SHORTEST = 45
@@ -36,7 +36,7 @@ class PageLog:
         self.starts: list[int] = []  # where each turn's lines start
         self.turns: list[int] = []
         for turn, lines in turns:
-            text = strip_control("\n".join(lines))  # what the page shows, escaped
+            text = strip_for_html("\n".join(lines))  # what the page shows, escaped
             self.starts.append(len(self.lines))
             self.turns.append(turn)
             self.lines += text.split("\n") if text else []
@@ -92,7 +92,7 @@ class PromptText:
     def _lines(self, paragraph: str, log: PageLog, side: str) -> str:
         """A paragraph's lines: runs of them that are the log's, repeated lines, the rest."""
         lines = paragraph.split("\n")
-        shown = [strip_control(line) for line in lines]  # as the page shows the log
+        shown = [strip_for_html(line) for line in lines]  # as the page shows the log
         out: list[str] = []
         i = 0
         while i < len(lines):

@@ -5,12 +5,17 @@ a record never read before shows every bot's battle log in full, forked or spawn
 from __future__ import annotations
 
 import html
+import multiprocessing
+import os
 import re
+import signal
+import threading
 
 import pytest
 
 from pokeview.battle.derive import later_events
 from pokeview.battle.replay import Replay
+from pokeview.errors import PokeviewError
 from pokeview.site.build import build_site
 from pokeview.site.html import game_file
 from pokeview.store import open_store
@@ -72,3 +77,50 @@ async def test_workers_derive_the_bots_words_left_for_later(bridge, store, tmp_p
             assert "Go! " in words and page_log(page, side) == words, (g.id, side)
         assert not later_events(derived.events(g.id))  # kept: derived once
     derived.close()
+
+
+async def test_a_worker_that_dies_ends_the_build_with_a_line_instead_of_hanging(
+    bridge, store, tmp_path
+):
+    """A worker killed part way (the OOM killer, a signal) takes the pages it held with it: a
+    pool that only waits for their results would wait for ever."""
+    config = parse_run_config(
+        {
+            "name": "killed",
+            "seed": "killed",
+            "pairs": 4,
+            "turn_limit": 6,
+            "players": ["random", "max-damage"],
+            "matchups": [["random", "max-damage"], ["max-damage", "random"]],
+        },
+        tmp_path / "run.toml",
+    )
+    assert (await run_tournament(config, store=store, bridge=bridge)).done == 16
+    store.commit()
+
+    def kill_the_workers(done: int, total: int) -> None:
+        if done == 1:  # pages are still to write: at least one worker holds some
+            for child in multiprocessing.active_children():
+                os.kill(child.pid, signal.SIGKILL)
+
+    failed: list[BaseException] = []
+
+    def build() -> None:
+        try:
+            build_site(
+                store,
+                "killed",
+                tmp_path / "site",
+                workers=2,
+                method="fork",
+                on_page=kill_the_workers,
+            )
+        except BaseException as exc:  # noqa: BLE001 (what the build ended with, to assert)
+            failed.append(exc)
+
+    building = threading.Thread(target=build, daemon=True)
+    building.start()
+    building.join(60)
+    assert not building.is_alive(), "the build waits for pages no process is writing"
+    assert len(failed) == 1 and isinstance(failed[0], PokeviewError), failed
+    assert "ended" in str(failed[0]) and "\n" not in str(failed[0]), failed[0]
