@@ -77,8 +77,8 @@ def replay_lines(text: str) -> list[str]:
         match = _SCRIPT.search(text)
         if match is None:
             raise PokeviewError("no battle log in this HTML (a Showdown replay page has one)")
-        # Replay pages escape "</" inside the script element; nothing else is escaped.
-        text = match.group(1).replace("<\\/", "</")
+        # Replay pages escape "</" inside the script element (and pokeview's, "<!--" too).
+        text = match.group(1).replace("<\\/", "</").replace("<\\!--", "<!--")
         if "&lt;" in text or "&quot;" in text:
             text = html.unescape(text)
     lines = []

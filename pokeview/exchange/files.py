@@ -87,7 +87,9 @@ def export_as(store: Store, game_id: int | str, fmt: str) -> str:
         import html
 
         title = html.escape(f"{game.p1} vs. {game.p2} (game {game.id})")
-        safe_log = log.replace("</", "<\\/")  # the log may not close its own script element
+        # The log may not close its script element ("</"), nor open a comment in it ("<!--"),
+        # after which a "<script" in it would keep the element's own end from closing it.
+        safe_log = log.replace("</", "<\\/").replace("<!--", "<\\!--")
         return REPLAY_HTML.format(title=title, format=html.escape(game.format), log=safe_log)
     raise PokeviewError(f"unknown export format '{fmt}' (json, log, inputlog or html)")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import sys
@@ -283,6 +284,27 @@ def test_exports_and_the_input_log_replays_in_showdowns_own_simulator(tmp_path):
     )
     assert spectator_of(sim.stdout) == log.rstrip("\n").split("\n")
     assert "unknown export format" not in one_clear_line(pokeview("export", "9", "--db", db))
+
+
+def test_a_replay_page_keeps_a_hostile_log_inside_its_script_and_reads_back(tmp_path):
+    """A name that opens a comment and a script in the log ("<!--<script>") would make the
+    page's own "</script>" end neither, swallowing the page; it is escaped, and read back."""
+    db = str(tmp_path / "x.db")
+    play_one(db, "heuristic", "random", "hostile-page")
+    log = pokeview("export", "1", "--format", "log", "--db", db).stdout
+    evil = "<!--<script>x</script>"
+    hostile = re.sub(r"^\|player\|p1\|[^|]*\|", f"|player|p1|{evil}|", log, count=1, flags=re.M)
+    assert evil in hostile
+    (tmp_path / "hostile.log").write_text(hostile)
+    assert pokeview("import", str(tmp_path / "hostile.log"), "--db", db).returncode == 0
+    page = pokeview("export", "2", "--format", "html", "--db", db).stdout
+    data = page.split('class="battle-log-data">', 1)[1].split("</script>", 1)[0]
+    assert "<!--" not in data and "</" not in data and "|turn|1" in data
+    (tmp_path / "hostile.html").write_text(page)
+    again = pokeview("import", str(tmp_path / "hostile.html"), "--again", "--db", db)
+    assert again.returncode == 0, again.stderr
+    exported = [pokeview("export", n, "--format", "log", "--db", db).stdout for n in ("2", "3")]
+    assert exported[0] == exported[1] and evil in exported[1]
 
 
 def test_server_starts_on_loopback_and_stops_cleanly():
