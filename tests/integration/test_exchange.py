@@ -301,6 +301,20 @@ def test_a_replay_page_keeps_a_hostile_log_inside_its_script_and_reads_back(tmp_
     data = page.split('class="battle-log-data">', 1)[1].split("</script>", 1)[0]
     assert "<!--" not in data and "</" not in data and "|turn|1" in data
     (tmp_path / "hostile.html").write_text(page)
+    # As a browser parses it: the log's element ends where the page ends it, the page's own
+    # script after it stays a script of its own.
+    from tests.cdp import Browser
+    from tests.integration.test_site import chromium
+
+    browser = Browser(chromium(), (tmp_path / "hostile.html").as_uri(), tmp_path / "profile")
+    try:
+        browser.wait_for("document.querySelector('.battle-log-data') !== null")
+        held = browser.value("document.querySelector('.battle-log-data').textContent")
+        assert "|turn|1" in held and "let daily" not in held
+        scripts = "[...document.scripts].map((s) => s.textContent.includes('let daily'))"
+        assert browser.value(scripts).count(True) == 1
+    finally:
+        browser.close()
     again = pokeview("import", str(tmp_path / "hostile.html"), "--again", "--db", db)
     assert again.returncode == 0, again.stderr
     exported = [pokeview("export", n, "--format", "log", "--db", db).stdout for n in ("2", "3")]
