@@ -180,15 +180,35 @@ class GamePages:
             self.pool.shutdown(wait=True, cancel_futures=kind is not None)
 
 
+def downloads(game: GameRow) -> list[tuple[str, str]]:
+    """The files beside a game's page: (suffix, export format)."""
+    files = [("json.gz", "json"), ("log.txt.gz", "log")]
+    if game.input_log:
+        files.append(("inputlog.txt", "inputlog"))
+    return files
+
+
+# What a build writes per game and per player, by name. Those an earlier build wrote and this
+# one did not (a layout's old download, a game or player no longer in the run) are removed, in
+# a folder that holds a manifest (a site pokeview built: nobody else's files are touched).
+PER_GAME_OR_PLAYER = ("game-*.html", "player-*.html", "data/game-*")
+
+
+def _sweep(folder: Path, games: list[GameRow], names: list[str]) -> None:
+    kept = {game_file(g.id) for g in games} | {player_file(n) for n in names}
+    kept |= {game_page.download_file(g.id, suffix) for g in games for suffix, _ in downloads(g)}
+    for pattern in PER_GAME_OR_PLAYER:
+        for path in folder.glob(pattern):
+            if path.relative_to(folder).as_posix() not in kept:
+                path.unlink(missing_ok=True)
+
+
 def write_game(store: Store, game: GameRow, folder: Path) -> None:
     replay = Replay.load(store, game.id)
     _write(folder / game_file(game.id), game_page.render(replay))
     # The record and the Showdown log gzipped (a fifth of their size; the page says so); the
     # input log, a few hundred bytes, as text.
-    downloads: list[tuple[str, str]] = [("json.gz", "json"), ("log.txt.gz", "log")]
-    if game.input_log:
-        downloads.append(("inputlog.txt", "inputlog"))
-    for suffix, fmt in downloads:
+    for suffix, fmt in downloads(game):
         text = export_as(store, game.id, fmt).encode()
         data = gzip.compress(text, 6, mtime=0) if suffix.endswith(".gz") else text
         _write(folder / game_page.download_file(game.id, suffix), data)
@@ -214,6 +234,7 @@ def build_site(
         (folder / "data").mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PokeviewError(f"cannot write the site to {folder}: {exc.strerror}") from None
+    ours = (folder / MANIFEST).exists()
     before = _manifest(folder)
     after = {str(g.id): digest(g) for g in games}
     todo = [
@@ -249,6 +270,8 @@ def build_site(
     # The reads above may have begun a transaction before the workers wrote the words they
     # derived: ended, so that this connection sees them and can write after them.
     store.commit()
+    if ours:
+        _sweep(folder, games, names)
     # Last: a build stopped before here leaves the manifest of the build before it.
     manifest: dict[str, Any] = {"layout": LAYOUT, "run": findings.run_name, "games": after}
     _write(folder / MANIFEST, orjson.dumps(manifest, option=orjson.OPT_INDENT_2))

@@ -123,7 +123,14 @@ async def test_a_run_makes_a_site_whose_links_resolve_and_game_pages_hold_the_re
     assert gzip.decompress(downloads[2].read_bytes()).decode() == export_as(store, game.id, "log")
 
     # Incremental: nothing changed, nothing written; a game made void is written again.
+    # What an earlier build wrote and this one does not (an older layout's download, a game
+    # page of a game gone from the run) is removed; files that are not the site's are left.
+    stale = [folder / f"data/game-{game.id}.log.txt", folder / "game-99999.html"]
+    foreign = [folder / "notes.txt", folder / "data/mine.json"]
+    for path in stale + foreign:
+        path.write_text("x")
     assert build_site(store, run, folder).written == 0
+    assert [p.exists() for p in stale + foreign] == [False, False, True, True]
     with store.conn:  # as the game loop records a void game: its status, why, left out
         store.conn.execute(
             "update games set status = 'void', exclude_from_ratings = 1, error = ? where id = ?",
