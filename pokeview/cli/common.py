@@ -263,6 +263,12 @@ async def ray_games(args: argparse.Namespace) -> AsyncIterator[Any]:
         remote.close()
 
 
+def played_again_note(remote: Any) -> str:
+    """For a summary's end: how many games a Ray run started again after a worker died."""
+    again = remote.played_again if remote is not None else 0
+    return f"; {again} started again after a Ray worker died" if again else ""
+
+
 # -- users' files -------------------------------------------------------------------------------
 
 

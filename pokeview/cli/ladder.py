@@ -13,6 +13,7 @@ from pokeview.cli.common import (
     add_ray_options,
     add_server_options,
     open_store,
+    played_again_note,
     ray_games,
     run_stoppable,
     server_options,
@@ -147,7 +148,10 @@ def _play(args: argparse.Namespace, store: Any) -> int:
 
     server = server_options(args)
 
+    remote: Any = None
+
     async def play() -> Any:
+        nonlocal remote
         async with ray_games(args) as remote:
             return await with_bridge(
                 lambda bridge: ladder_play.play_ladder(
@@ -169,7 +173,7 @@ def _play(args: argparse.Namespace, store: Any) -> int:
         strip_control(
             f"ladder {args.name}: {outcome.played} games played now ({outcome.failed} ended in "
             f"errors); this budget spent {outcome.spent.text()}; stopped: {outcome.why_stopped}; "
-            f"see `pokeview ladder show {args.name}`"
+            f"see `pokeview ladder show {args.name}`" + played_again_note(remote)
         )
     )
     return 1 if outcome.failed or outcome.stopped else 0

@@ -17,6 +17,7 @@ from pokeview.cli.common import (
     database_file,
     in_range,
     open_store,
+    played_again_note,
     ray_games,
     run_stoppable,
     server_options,
@@ -66,7 +67,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     progress = run_stoppable(run())
     store.close()
-    again = remote.played_again if remote is not None else 0
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "
         f"({progress.done} now, {progress.failed} ended in errors"
@@ -78,7 +78,7 @@ def cmd_run(args: argparse.Namespace) -> int:
             else ""
         )
         + f"); see `pokeview ratings {config.name}`"
-        + (f"; {again} started again after a Ray worker died" if again else "")
+        + played_again_note(remote)
     )
     return 0 if progress.failed == 0 and progress.void == 0 and progress.interrupted == 0 else 1
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 import subprocess
 from pathlib import Path
 
@@ -20,7 +19,7 @@ from pokeview.sim.request import decode_request
 from pokeview.store.differences import Rebuilder, apply
 from pokeview.store.events import EventKind
 from pokeview.store.store import DamagedGame
-from tests.helpers import game
+from tests.helpers import game, sqlite_file
 
 _JSON = msgspec.json
 DIFFERENCES_JS = Path(__file__).parents[2] / "pokeview" / "sim" / "bridge" / "differences.js"
@@ -87,12 +86,10 @@ async def test_a_game_is_stored_as_differences_and_every_way_of_reading_it_agree
     from_body = store.events(gid)
     with store.conn:
         store._expand(gid)  # back into rows, as a running game's are
-    rows = [
-        r
-        for r in sqlite3.connect(store.path).execute(
+    with sqlite_file(store.path) as conn:
+        rows = conn.execute(
             "select data from events where game_id = ? and kind = 'side'", (gid,)
-        )
-    ]
+        ).fetchall()
     with_differences = [data for (data,) in rows if '"state_delta"' in data]
     assert len(with_differences) > len(rows) / 2  # stored as differences (before format 4: none)
     assert all('"state"' not in data for data in with_differences)
