@@ -69,6 +69,17 @@ def pokedex(gen: int) -> dict[str, Any]:
     return orjson.loads((_poke_env_static() / "pokedex" / f"gen{gen}pokedex.json").read_bytes())
 
 
+@cache
+def _move_names(gen: int) -> dict[str, str]:
+    moves = orjson.loads((_poke_env_static() / "moves" / f"gen{gen}moves.json").read_bytes())
+    return {move_id: data["name"] for move_id, data in moves.items() if data.get("name")}
+
+
+def move_name(move: str, gen: int) -> str:
+    """A move's name as players read it ("Body Slam" for `bodyslam`); as given when unknown."""
+    return _move_names(gen).get(to_id(move), move)
+
+
 def _entry(species: str, gen: int) -> dict[str, Any] | None:
     dex = pokedex(gen)
     return dex.get(to_id(species)) or dex.get(to_id(species.split("-", 1)[0]))
@@ -131,7 +142,8 @@ def random_sets(species: str, format_id: str) -> list[RandomSet]:
     match = _RANDOM.match(to_id(format_id))
     if match is None:
         return []
-    data = _random_data(int(match.group(1)), bool(match.group(2)))
+    gen = int(match.group(1))
+    data = _random_data(gen, bool(match.group(2)))
     entry = data.get(to_id(species)) or data.get(to_id(species.split("-", 1)[0]))
     if not entry:
         return []
@@ -139,11 +151,13 @@ def random_sets(species: str, format_id: str) -> list[RandomSet]:
         return [
             RandomSet(
                 s.get("role", ""),
-                tuple(s.get("movepool", ())),
+                # Generations 1 to 4 list move ids (`bodyslam`); later ones, names.
+                tuple(move_name(m, gen) for m in s.get("movepool", ())),
                 tuple(s.get("abilities", ())),
                 tuple(s.get("teraTypes", ())),
             )
             for s in entry["sets"]
         ]
     moves = tuple(entry.get("moves", ())) + tuple(entry.get("exclusiveMoves", ()))
-    return [RandomSet("", tuple(dict.fromkeys(moves)))] if moves else []
+    names = tuple(dict.fromkeys(move_name(m, gen) for m in moves))
+    return [RandomSet("", names)] if names else []

@@ -29,6 +29,14 @@ def known_types(mon: Pokemon) -> list[str]:
     return types
 
 
+def move_type(info: MoveInfo, user: Pokemon) -> str:
+    """The type the move has when `user` uses it: Tera Blast takes its user's Tera type once
+    terastallized (as Showdown's move buttons show it); the Pokédex's type otherwise."""
+    if info.name == "Tera Blast" and user.terastallized:
+        return user.terastallized
+    return info.type
+
+
 def _active(team: list[Pokemon]) -> Pokemon | None:
     return next((m for m in team if m.active), None)
 
@@ -45,8 +53,9 @@ def move_details(name: str, state: SideState | None) -> Text | None:
         info = next((m for m in me.move_info or [] if m.name == name), None)
     if me is None or info is None:
         return None
+    kind = move_type(info, me)
     out = Text(style="dim")
-    out.append_text(literal(info.type, "bold"))
+    out.append_text(literal(kind, "bold"))
     out.append(f" {CATEGORY.get(info.category, info.category)}")
     if info.category != "Status" and info.base_power:
         out.append(f" {info.base_power}")
@@ -56,7 +65,7 @@ def move_details(name: str, state: SideState | None) -> Text | None:
         out.append(f" {slot.pp}/{slot.maxpp}", style="red" if not slot.pp else "")
     foe = _active(state.foe_team)
     if foe is not None and info.category != "Status":
-        times = effectiveness(info.type, known_types(foe), generation(state.format))
+        times = effectiveness(kind, known_types(foe), generation(state.format))
         if times is not None:
             word = EFFECT.get(times, f"{times:g}×")
             style = "bold green" if times > 1 else "red" if times < 1 else ""
