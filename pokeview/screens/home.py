@@ -17,7 +17,7 @@ from pokeview.board.parts import literal
 from pokeview.players.kinds import PlayerKind
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
-from pokeview.widgets.fitted_table import FittedTable
+from pokeview.widgets.fitted_table import choosing
 
 if TYPE_CHECKING:
     from pokeview.store.rows import GameLine
@@ -51,10 +51,10 @@ class HomeScreen(Screen[None]):
         yield Input(
             placeholder="search: game id, player, format, status or run (Enter)", id="filter"
         )
-        yield FittedTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield choosing("watch")(id="games", cursor_type="row", zebra_stripes=True)
         yield Static(id="count")
         yield Static("runs", id="runs-title")
-        yield FittedTable(id="runs", cursor_type="row")
+        yield choosing("ratings")(id="runs", cursor_type="row")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -27,7 +27,7 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
-from pokeview.widgets.fitted_table import FittedTable
+from pokeview.widgets.fitted_table import FittedTable, choosing
 
 POLL_SECONDS = 1.0
 # At 80 columns the running games keep who plays, the turn and whose decision is awaited; what
@@ -184,7 +184,7 @@ class SpectateScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("running games", id="running-title")
-        yield FittedTable(id="running", cursor_type="row")
+        yield choosing("watch live")(id="running", cursor_type="row")
         yield Static("ended", id="done-title")
         yield FittedTable(id="done", cursor_type="row")
         yield Static(id="standings")
