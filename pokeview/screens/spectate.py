@@ -191,7 +191,7 @@ class SpectateScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.title = f"spectate · {'run ' + self.run if self.run else 'the running runs'}"
+        self.title = "spectate"  # what it follows is the subtitle: the run, or the runs found
         running = self.query_one("#running", DataTable)
         for column in RUNNING_COLUMNS:
             running.add_column(column, key=column)
