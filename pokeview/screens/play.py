@@ -111,6 +111,7 @@ class PlayScreen(DetailKeys, Screen[None]):
         self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
         self.reasoning: list[tuple[int, int, str]] = []  # (decision, attempt, text)
+        self.thinks = True  # the opponent is a model, whose reasoning streams (and is hidden)
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -154,6 +155,10 @@ class PlayScreen(DetailKeys, Screen[None]):
         elif self.fork is not None:
             self.format = store.game(self.fork[0]).format
         opponent = make_player(self.opponent_spec, self.players_file)
+        if opponent.kind != PlayerKind.LLM:  # a bot reasons in no words: nothing to hide
+            self.thinks = False
+            self.query_one("#reasoning").display = False
+            self.refresh_bindings()
         p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
         if self.resume is not None:
             spec = GameSpec.resuming(store, self.resume, p1, p2)
@@ -308,6 +313,9 @@ class PlayScreen(DetailKeys, Screen[None]):
         self.pause = None
         if self.typed and self.ctx is not None:
             self._choose(int(self.typed) - 1)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.thinks if action == "spoiler" else True
 
     def action_spoiler(self) -> None:
         if self.result is None and not self.reveal and self.game_id is not None:
