@@ -197,7 +197,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         Column("status"),
     )
 
-    title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
+    count = store.count_games()
+    title = Text(
+        strip_control(f"{count} game{'' if count == 1 else 's'} in {store.path}"), "table.title"
+    )
 
     def table_rows(winner_side: bool) -> list[list[str]]:
         return [

@@ -102,7 +102,10 @@ def render_report(report: Report, width: int = 140) -> Group:
     )
     axis = axis_width(width, name_width)
     table = Table(
-        title=literal(f"{report.scope}: {report.games} games", "table.title"),
+        title=literal(
+            f"{report.scope}: {report.games} game{'' if report.games == 1 else 's'}",
+            "table.title",
+        ),
         title_justify="left",
         expand=False,
     )
