@@ -140,5 +140,6 @@ def _run(args: argparse.Namespace) -> int:
         print("pokeview: interrupted", file=sys.stderr)
         return 130
     except Stopped as stopped:
-        print(f"pokeview: stopped ({stopped.signal})", file=sys.stderr)
+        then = f"; {stopped.then}" if stopped.then else ""
+        print(f"pokeview: stopped ({stopped.signal}){then}", file=sys.stderr)
         return stopped.exit_code
