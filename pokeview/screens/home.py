@@ -141,9 +141,10 @@ class HomeScreen(Screen[None]):
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""
         search = f" matching {self.query_text!r}" if self.query_text else ""
-        self.query_one("#count", Static).update(
-            literal(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
-        )
+        said = f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch"
+        if not total:  # a new database: what to do first, rather than an empty list to watch
+            said = "no games yet: `pokeview battle` or `pokeview play` records one"
+        self.query_one("#count", Static).update(literal(said))
 
     @on(Runs)
     def runs_arrived(self, message: Runs) -> None:
