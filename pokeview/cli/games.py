@@ -418,6 +418,10 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     store = open_store(args, existing=True)
     game = store.game(args.game)
     decisions = store.decisions(game.id, args.side)
+    if not decisions:  # an imported replay or log keeps no decisions
+        raise PokeviewError(
+            f"{args.side} made no decisions in game {game.id}: there is no prompt to show"
+        )
     if args.decision is not None:
         if not 1 <= args.decision <= len(decisions):
             raise PokeviewError(
