@@ -532,9 +532,16 @@ class WatchScreen(DetailKeys, Screen[None]):
             self.notify("go to one of this side's decisions to play on from it", severity="warning")
             return
         game = self.replay.game
+        if game.is_imported_replay:  # no choices, no input log: nothing to replay up to here
+            self.notify(
+                "an imported Showdown replay keeps no choices: there is no game to play on from",
+                severity="warning",
+            )
+            return
         opponent = game.p2 if side == "p1" else game.p1
         config = game.p2_config if side == "p1" else game.p1_config
-        if config.get("kind") == PlayerKind.HUMAN:  # nobody to ask: a bot plays it on
+        # Nobody to ask (a person, or choices read from an input log): a bot plays it on.
+        if config.get("kind") in (PlayerKind.HUMAN, PlayerKind.RECORDED):
             opponent = "heuristic"
         from pokeview.screens.play import PlayScreen
 
