@@ -265,7 +265,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         from pokeview.exchange import game_file_in_scratch
 
         with game_file_in_scratch(Path(game)) as (scratch, game_id):
-            make_app(scratch, lambda: WatchScreen(scratch, game_id, args.side)).run()
+            make_app(
+                scratch, lambda: WatchScreen(scratch, game_id, args.side, from_file=Path(game))
+            ).run()
         return 0
     path = database_file(args, existing=True)
     store = open_store(args)
