@@ -137,6 +137,9 @@ def _ending_said(ending: str | None, winner: str | None, names: dict[str, str], 
 # -- games --------------------------------------------------------------------------------------
 
 
+GAMES_LISTED = (1, 1_000_000)  # SQLite reads a negative limit as none
+
+
 def add_games(commands: Commands) -> None:
     p = commands.add("games", cmd_games, "list recorded games, newest first")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -153,6 +156,7 @@ def add_games(commands: Commands) -> None:
 def cmd_games(args: argparse.Namespace) -> int:
     from pokeview.text import safe
 
+    in_range("--limit", args.limit, GAMES_LISTED)
     store = open_store(args, existing=True)
     games = store.games(limit=args.limit, status=args.status)
     if args.json:

@@ -39,6 +39,9 @@ CASES = [
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),
     ("runs --delete nobody", "no run 'nobody'"),
+    # `games --limit 0` listed nothing under "N games in ...", and -1 listed every game
+    ("games --limit 0", "--limit 0 is out of range: give 1 to 1000000"),
+    ("games --limit -1", "--limit -1 is out of range: give 1 to 1000000"),
     # game files that are not there, or not text: the reason in words, not Python's repr
     ("import {tmp}/missing.json", "cannot read {tmp}/missing.json: No such file or directory"),
     ("import {tmp}", "cannot read {tmp}: Is a directory"),
