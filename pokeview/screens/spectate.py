@@ -30,6 +30,7 @@ from pokeview.text import strip_control
 from pokeview.widgets.fitted_table import FittedTable, choosing
 
 POLL_SECONDS = 1.0
+ENDED_SHOWN = 30  # the newest ended games listed
 # At 80 columns the running games keep who plays, the turn and whose decision is awaited; what
 # is left of each team and the run (named in the title) come after, a scroll away.
 RUNNING_COLUMNS = ("game", "p1", "p2", "turn", "waiting for", "p1 left", "p2 left", "run")
@@ -142,7 +143,7 @@ class Reader:
         if seen.ended != self.ended_seen:
             self.ended_seen = seen.ended
             seen.finished = []
-            for r in store.ended_games(run_ids, limit=30):
+            for r in store.ended_games(run_ids, limit=ENDED_SHOWN):
                 seen.finished.append(
                     (str(r.id), r.p1, r.p2, r.winner_name, str(r.turns or "-"), r.status)
                 )
@@ -298,8 +299,9 @@ class SpectateScreen(Screen[None]):
             line.append_text(literal(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
         # Interrupted, void and error games have ended without finishing: not in the standings.
+        newest = f" (the newest {ENDED_SHOWN} below)" if seen.ended[0] > ENDED_SHOWN else ""
         self.query_one("#done-title", Static).update(
-            f"ended: {seen.ended[0]}, {seen.finished_count} finished (the newest 30 below)"
+            f"ended: {seen.ended[0]}, {seen.finished_count} finished{newest}"
         )
         self.query_one("#standings", Static).update(
             line if seen.standings else Text("no finished games yet", style="dim")
