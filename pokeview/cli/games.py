@@ -330,6 +330,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.team:
             team = read_team(args.team)
             teams = {"p1": team, "p2": team}
+        if args.format != DEFAULT_FORMAT or teams:  # what Showdown may refuse: asked now
+            run_stoppable(with_bridge(lambda bridge: showdown_takes(bridge, args.format, teams)))
         options.update(
             opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
         )
@@ -350,6 +352,28 @@ def cmd_play(args: argparse.Namespace) -> int:
         if kept:
             print(f"game {game_id} is kept, unfinished; to go on: {resume_command(args, game_id)}")
     return 0
+
+
+async def showdown_takes(bridge: Any, format_id: str, teams: dict[str, str | None] | None) -> None:
+    """Start (and drop) a game of this format and teams: a format or team Showdown refuses is
+    one clear line, not an error on a play screen that has opened."""
+    from pokeview.battle import seeds
+    from pokeview.game.bridge import PlayerSpec, Start
+
+    seed = seeds.game_seed("check", 0)
+    players = {
+        side: PlayerSpec(side, team=team)
+        if teams and (team := teams.get(side))
+        else PlayerSpec(side, seed=seeds.team_seed(seed, side))
+        for side in ("p1", "p2")
+    }
+    channel = await bridge.open(
+        Start(format=format_id, seed=seeds.battle_seed(seed), players=players)
+    )
+    try:
+        await channel.next()
+    finally:
+        channel.close()
 
 
 NEWEST = "newest"  # `--resume` given no game
