@@ -59,6 +59,7 @@ def add_battle(commands: Commands) -> None:
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
+    from pokeview.battle.endings import TURN_LIMIT, describe
     from pokeview.battle.play import play
     from pokeview.battle.spec import GameSpec
     from pokeview.exchange.server_game import LocalServer
@@ -108,11 +109,16 @@ def cmd_battle(args: argparse.Namespace) -> int:
     server_game = PlayerKind.SERVER in (p1.kind, p2.kind)
     # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
     where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
-    print(
-        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
-        f"{where}: winner {result.winner_name}"
+    how = (
+        f"winner {result.winner_name}"
         f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
         + _ending_said(result.ending, result.winner, result.players, result.turns)
+    )
+    if result.ending == TURN_LIMIT:  # "a tie declared at the turn limit (N turns)", said once
+        how = describe(TURN_LIMIT, "", result.turns)
+    print(
+        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
+        f"{where}: {how}"
     )
     if result.status == "void":
         from pokeview.text import strip_control

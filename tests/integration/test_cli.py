@@ -211,3 +211,13 @@ def test_play_says_a_format_showdown_refuses_in_one_line_before_the_screen(tmp_p
     )
     assert code == 2, shown
     assert shown.strip().splitlines()[-1] == f"pokeview: error: {said}", shown
+
+
+def test_a_tie_at_the_turn_limit_is_said_once(tmp_path):
+    """It read "winner tie after 2 turns (a tie declared at the turn limit (2 turns))"."""
+    db = str(tmp_path / "x.db")
+    played = pokeview("battle", "--p1", "random", "--p2", "random", "--seed", "t", "--turn-limit", "2", "--db", db)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert played.stdout == (
+        "game 1: random (p1) vs random (p2), seed 't': a tie declared at the turn limit (2 turns)\n"
+    )
