@@ -27,7 +27,7 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
-from pokeview.widgets.fitted_table import FittedTable, choosing
+from pokeview.widgets.fitted_table import choosing
 
 POLL_SECONDS = 1.0
 ENDED_SHOWN = 30  # the newest ended games listed
@@ -187,7 +187,7 @@ class SpectateScreen(Screen[None]):
         yield Static("running games", id="running-title")
         yield choosing("watch live")(id="running", cursor_type="row")
         yield Static("ended", id="done-title")
-        yield FittedTable(id="done", cursor_type="row")
+        yield choosing("watch")(id="done", cursor_type="row")
         yield Static(id="standings")
         yield Footer(compact=True, show_command_palette=False)
 
@@ -319,6 +319,10 @@ class SpectateScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":
             self.action_open()
+        elif event.data_table.id == "done" and event.row_key.value:  # an ended game, replayed
+            from pokeview.screens.watch import WatchScreen
+
+            self.app.push_screen(WatchScreen(self.store_path, int(event.row_key.value)))
 
     def action_leave(self) -> None:
         back(self.app)
