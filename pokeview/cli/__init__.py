@@ -62,6 +62,19 @@ class _HelpFormatter(argparse.HelpFormatter):
         return super()._fill_text(text, width, indent)
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser: an option it does not know is refused here, with this command's
+    usage, rather than handed up to `pokeview`'s parser, whose usage shows none of them."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extra = super().parse_known_args(args, namespace)
+        if extra:
+            self.error(f"unrecognized arguments: {' '.join(extra)}")
+        return parsed, extra
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pokeview",
@@ -75,7 +88,10 @@ def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     # SUPPRESS: `pokeview --db X games` and `pokeview games --db X` both work.
     common.add_argument("--db", metavar="PATH", help=DB_HELP, default=argparse.SUPPRESS)
-    commands = Commands(parser.add_subparsers(dest="command", metavar="COMMAND"), common)
+    commands = Commands(
+        parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_CommandParser),
+        common,
+    )
     for add in COMMANDS:
         add(commands)
     return parser
@@ -124,5 +140,6 @@ def _run(args: argparse.Namespace) -> int:
         print("pokeview: interrupted", file=sys.stderr)
         return 130
     except Stopped as stopped:
-        print(f"pokeview: stopped ({stopped.signal})", file=sys.stderr)
+        then = f"; {stopped.then}" if stopped.then else ""
+        print(f"pokeview: stopped ({stopped.signal}){then}", file=sys.stderr)
         return stopped.exit_code

@@ -64,9 +64,10 @@ class Commands:
 class Stopped(Exception):
     """The process was asked to stop: Ctrl-C (SIGINT) or SIGTERM, named by `signal`."""
 
-    def __init__(self, signal: str) -> None:
+    def __init__(self, signal: str, then: str = "") -> None:
         super().__init__(signal)
         self.signal = signal
+        self.then = then  # what was kept, and how to go on
 
     @property
     def exit_code(self) -> int:

@@ -57,8 +57,10 @@ def cmd_import(args: argparse.Namespace) -> int:
     path = Path(args.file)
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PokeviewError(f"cannot read {path}: {exc}") from None
+    except OSError as exc:
+        raise PokeviewError(f"cannot read {path}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise PokeviewError(f"{path} is not text (UTF-8)") from None
     store = open_store(args)
     kind = import_kind(path, text)
     if args.rated and kind is not ImportKind.GAME_FILE:

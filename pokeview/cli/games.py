@@ -59,6 +59,7 @@ def add_battle(commands: Commands) -> None:
 
 
 def cmd_battle(args: argparse.Namespace) -> int:
+    from pokeview.battle.endings import TURN_LIMIT, describe
     from pokeview.battle.play import play
     from pokeview.battle.spec import GameSpec
     from pokeview.exchange.server_game import LocalServer
@@ -108,11 +109,16 @@ def cmd_battle(args: argparse.Namespace) -> int:
     server_game = PlayerKind.SERVER in (p1.kind, p2.kind)
     # A server game is the bridge game of its seed too (pokeview chose seed, teams and seats).
     where = f"seed {seed_text!r}" + (" on the local server" if server_game else "")
-    print(
-        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
-        f"{where}: winner {result.winner_name}"
+    how = (
+        f"winner {result.winner_name}"
         f"{'' if result.winner == 'tie' else f' ({result.winner})'} after {result.turns} turns"
         + _ending_said(result.ending, result.winner, result.players, result.turns)
+    )
+    if result.ending == TURN_LIMIT:  # "a tie declared at the turn limit (N turns)", said once
+        how = describe(TURN_LIMIT, "", result.turns)
+    print(
+        f"game {result.game_id}: {result.players['p1']} (p1) vs {result.players['p2']} (p2), "
+        f"{where}: {how}"
     )
     if result.status == "void":
         from pokeview.text import strip_control
@@ -137,6 +143,9 @@ def _ending_said(ending: str | None, winner: str | None, names: dict[str, str], 
 # -- games --------------------------------------------------------------------------------------
 
 
+GAMES_LISTED = (1, 1_000_000)  # SQLite reads a negative limit as none
+
+
 def add_games(commands: Commands) -> None:
     p = commands.add("games", cmd_games, "list recorded games, newest first")
     p.add_argument("--json", action="store_true", help="print JSON instead of a table")
@@ -153,6 +162,7 @@ def add_games(commands: Commands) -> None:
 def cmd_games(args: argparse.Namespace) -> int:
     from pokeview.text import safe
 
+    in_range("--limit", args.limit, GAMES_LISTED)
     store = open_store(args, existing=True)
     games = store.games(limit=args.limit, status=args.status)
     if args.json:
@@ -197,7 +207,10 @@ def cmd_games(args: argparse.Namespace) -> int:
         Column("status"),
     )
 
-    title = Text(strip_control(f"{store.count_games()} games in {store.path}"), "table.title")
+    count = store.count_games()
+    title = Text(
+        strip_control(f"{count} game{'' if count == 1 else 's'} in {store.path}"), "table.title"
+    )
 
     def table_rows(winner_side: bool) -> list[list[str]]:
         return [
@@ -262,7 +275,9 @@ def cmd_watch(args: argparse.Namespace) -> int:
         from pokeview.exchange import game_file_in_scratch
 
         with game_file_in_scratch(Path(game)) as (scratch, game_id):
-            make_app(scratch, lambda: WatchScreen(scratch, game_id, args.side)).run()
+            make_app(
+                scratch, lambda: WatchScreen(scratch, game_id, args.side, from_file=Path(game))
+            ).run()
         return 0
     path = database_file(args, existing=True)
     store = open_store(args)
@@ -321,6 +336,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         if args.team:
             team = read_team(args.team)
             teams = {"p1": team, "p2": team}
+        if args.format != DEFAULT_FORMAT or teams:  # what Showdown may refuse: asked now
+            run_stoppable(with_bridge(lambda bridge: showdown_takes(bridge, args.format, teams)))
         options.update(
             opponent=args.vs, side=args.side, format=args.format, seed_text=args.seed, teams=teams
         )
@@ -341,6 +358,28 @@ def cmd_play(args: argparse.Namespace) -> int:
         if kept:
             print(f"game {game_id} is kept, unfinished; to go on: {resume_command(args, game_id)}")
     return 0
+
+
+async def showdown_takes(bridge: Any, format_id: str, teams: dict[str, str | None] | None) -> None:
+    """Start (and drop) a game of this format and teams: a format or team Showdown refuses is
+    one clear line, not an error on a play screen that has opened."""
+    from pokeview.battle import seeds
+    from pokeview.game.bridge import PlayerSpec, Start
+
+    seed = seeds.game_seed("check", 0)
+    players = {
+        side: PlayerSpec(side, team=team)
+        if teams and (team := teams.get(side))
+        else PlayerSpec(side, seed=seeds.team_seed(seed, side))
+        for side in ("p1", "p2")
+    }
+    channel = await bridge.open(
+        Start(format=format_id, seed=seeds.battle_seed(seed), players=players)
+    )
+    try:
+        await channel.next()
+    finally:
+        channel.close()
 
 
 NEWEST = "newest"  # `--resume` given no game
@@ -415,6 +454,10 @@ def cmd_prompt(args: argparse.Namespace) -> int:
     store = open_store(args, existing=True)
     game = store.game(args.game)
     decisions = store.decisions(game.id, args.side)
+    if not decisions:  # an imported replay or log keeps no decisions
+        raise PokeviewError(
+            f"{args.side} made no decisions in game {game.id}: there is no prompt to show"
+        )
     if args.decision is not None:
         if not 1 <= args.decision <= len(decisions):
             raise PokeviewError(

@@ -12,6 +12,7 @@ from pokeview.cli.common import (
     PLAYERS_HELP,
     Commands,
     ProgressBar,
+    Stopped,
     add_ray_options,
     add_server_options,
     database_file,
@@ -47,11 +48,17 @@ def cmd_run(args: argparse.Namespace) -> int:
     store = open_store(args)
 
     remote: Any = None
+    seen: list[Any] = []  # the last progress shown: what a stop leaves recorded
 
     async def run() -> Any:
         nonlocal remote
         async with ray_games(args) as remote:
             with ProgressView() as view:
+
+                def shown(progress: Any) -> None:
+                    seen[:] = [progress]
+                    view.update(progress)
+
                 return await with_bridge(
                     lambda bridge: run_tournament(
                         config,
@@ -59,13 +66,21 @@ def cmd_run(args: argparse.Namespace) -> int:
                         bridge=bridge,
                         concurrency=args.concurrency,
                         players_file=args.players,
-                        on_progress=view.update,
+                        on_progress=shown,
                         server=server,
                         remote=remote,
                     )
                 )
 
-    progress = run_stoppable(run())
+    try:
+        progress = run_stoppable(run())
+    except Stopped as stopped:
+        if seen:
+            stopped.then = (
+                f"run {config.name}: {seen[0].recorded}/{seen[0].planned} games recorded; "
+                "start it again to play the rest"
+            )
+        raise
     store.close()
     print(
         f"run {config.name}: {progress.recorded}/{progress.planned} games recorded "

@@ -277,7 +277,9 @@ def import_json_into_scratch(path: Path) -> tuple[Path, int]:
     """Load a game file into a temporary database, to watch it without touching the user's."""
     try:
         doc = orjson.loads(path.read_bytes())
-    except (OSError, orjson.JSONDecodeError) as exc:
+    except OSError as exc:
+        raise PokeviewError(f"cannot read the game file {path}: {exc.strerror}") from None
+    except orjson.JSONDecodeError as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
     if isinstance(doc, dict) and isinstance(doc.get("game"), dict):
         # Alone in the scratch database, a fork's parent is not there to point to.

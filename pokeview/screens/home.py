@@ -17,7 +17,7 @@ from pokeview.board.parts import literal
 from pokeview.players.kinds import PlayerKind
 from pokeview.screens.help import HELP
 from pokeview.text import home_relative, strip_control
-from pokeview.widgets.fitted_table import FittedTable
+from pokeview.widgets.fitted_table import choosing
 
 if TYPE_CHECKING:
     from pokeview.store.rows import GameLine
@@ -51,10 +51,10 @@ class HomeScreen(Screen[None]):
         yield Input(
             placeholder="search: game id, player, format, status or run (Enter)", id="filter"
         )
-        yield FittedTable(id="games", cursor_type="row", zebra_stripes=True)
+        yield choosing("watch")(id="games", cursor_type="row", zebra_stripes=True)
         yield Static(id="count")
         yield Static("runs", id="runs-title")
-        yield FittedTable(id="runs", cursor_type="row")
+        yield choosing("ratings")(id="runs", cursor_type="row")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
@@ -141,9 +141,10 @@ class HomeScreen(Screen[None]):
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""
         search = f" matching {self.query_text!r}" if self.query_text else ""
-        self.query_one("#count", Static).update(
-            literal(f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch")
-        )
+        said = f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch"
+        if not total:  # a new database: what to do first, rather than an empty list to watch
+            said = "no games yet: `pokeview battle` or `pokeview play` records one"
+        self.query_one("#count", Static).update(literal(said))
 
     @on(Runs)
     def runs_arrived(self, message: Runs) -> None:

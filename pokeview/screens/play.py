@@ -111,6 +111,8 @@ class PlayScreen(DetailKeys, Screen[None]):
         self.pause: Timer | None = None  # a number that could still grow is taken after it
         self.waiting_since = time.monotonic()
         self.reasoning: list[tuple[int, int, str]] = []  # (decision, attempt, text)
+        self.thinks = True  # the opponent is a model, whose reasoning streams (and is hidden)
+        self.failure: str | None = None  # why the game could not start or go on
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -146,33 +148,38 @@ class PlayScreen(DetailKeys, Screen[None]):
         store = self.store
         assert store is not None
         bridge = Bridge()
-        if self.resume is not None:  # the person takes the human side again
-            game = store.game(self.resume)
-            self.side = "p1" if game.p1_config.get("kind") == PlayerKind.HUMAN else "p2"
-            self.opponent_spec = game.p2 if self.side == "p1" else game.p1
-            self.format = game.format
-        elif self.fork is not None:
-            self.format = store.game(self.fork[0]).format
-        opponent = make_player(self.opponent_spec, self.players_file)
-        p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
-        if self.resume is not None:
-            spec = GameSpec.resuming(store, self.resume, p1, p2)
-        elif self.fork is not None:
-            spec = GameSpec.forking(store, self.fork[0], self.fork[1], p1, p2)
-        else:
-            text = self.seed_text or f"play-{int(time.time())}"
-            spec = GameSpec.new(self.format, text, p1, p2, teams=self.teams)
-        self.sub_title = strip_control(f"you ({self.side}) against {opponent.name} · {self.format}")
         try:
+            if self.resume is not None:  # the person takes the human side again
+                game = store.game(self.resume)
+                self.side = "p1" if game.p1_config.get("kind") == PlayerKind.HUMAN else "p2"
+                self.opponent_spec = game.p2 if self.side == "p1" else game.p1
+                self.format = game.format
+            elif self.fork is not None:
+                self.format = store.game(self.fork[0]).format
+            opponent = make_player(self.opponent_spec, self.players_file)
+            if opponent.kind != PlayerKind.LLM:  # a bot reasons in no words: nothing to hide
+                self.thinks = False
+                self.query_one("#reasoning").display = False
+                self.refresh_bindings()
+            p1, p2 = (self.human, opponent) if self.side == "p1" else (opponent, self.human)
+            if self.resume is not None:
+                spec = GameSpec.resuming(store, self.resume, p1, p2)
+            elif self.fork is not None:
+                spec = GameSpec.forking(store, self.fork[0], self.fork[1], p1, p2)
+            else:
+                text = self.seed_text or f"play-{int(time.time())}"
+                spec = GameSpec.new(self.format, text, p1, p2, teams=self.teams)
+            self.sub_title = strip_control(
+                f"you ({self.side}) against {opponent.name} · {self.format}"
+            )
             async with bridge:
                 result = await battle.play(spec, venue=battle.OnBridge(bridge), store=store)
                 self.game_id = result.game_id
                 self.result = result
                 self.finished()  # at once, not after the bridge has closed
-        except Exception as exc:
-            self.query_one("#status", Static).update(
-                literal(f"the game could not go on: {exc}", "red")
-            )
+        except Exception as exc:  # making the players or the game, or playing it
+            self.failure = f"the game could not go on: {exc}"
+            self.query_one("#status", Static).update(literal(self.failure, "red"))
 
     def asked(self, ctx: DecisionContext) -> None:
         """The game loop asks the person for a decision."""
@@ -309,6 +316,9 @@ class PlayScreen(DetailKeys, Screen[None]):
         if self.typed and self.ctx is not None:
             self._choose(int(self.typed) - 1)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.thinks if action == "spoiler" else True
+
     def action_spoiler(self) -> None:
         if self.result is None and not self.reveal and self.game_id is not None:
             # Recorded through the game's own recorder, with the person's next decision.
@@ -395,7 +405,7 @@ class PlayScreen(DetailKeys, Screen[None]):
             shown.update(reasoning_by_decision(self.reasoning))
 
     def _status(self) -> None:
-        if self.result is not None:
+        if self.result is not None or self.failure is not None:  # said once, and kept
             return
         status = Text()
         if self.ctx is not None:

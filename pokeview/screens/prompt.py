@@ -121,9 +121,17 @@ class PromptScreen(Screen[None]):
             try:
                 game = store.game(self.game_id)
                 made = store.decisions(game.id, self.side)
-                messages = conversation(store, game.id, self.side, decision)
+                messages = conversation(store, game.id, self.side, decision) if made else []
             finally:
                 store.close()
+            if not made:  # an imported replay or log keeps no decisions
+                self.post_message(
+                    self.Failed(
+                        f"{self.side} made no decisions in game {game.id}: "
+                        "there is no prompt to show"
+                    )
+                )
+                return
             text = strip_control(format_conversation(messages))
             row = next((d for d in made if d.idx == decision), None)
             player = game.p1 if self.side == "p1" else game.p2
@@ -165,8 +173,9 @@ class PromptScreen(Screen[None]):
 
     def action_decision(self, delta: int) -> None:
         wanted = self.decision + delta
-        if self.decisions and not 0 <= wanted < self.decisions:
-            self._where(f"this side made {self.decisions} decisions")
+        if not 0 <= wanted < self.decisions:  # none at all: the head says so
+            if self.decisions:
+                self._where(f"this side made {self.decisions} decisions")
             return
         self.decision = wanted
         self.load(wanted)

@@ -102,7 +102,10 @@ def render_report(report: Report, width: int = 140) -> Group:
     )
     axis = axis_width(width, name_width)
     table = Table(
-        title=literal(f"{report.scope}: {report.games} games", "table.title"),
+        title=literal(
+            f"{report.scope}: {report.games} game{'' if report.games == 1 else 's'}",
+            "table.title",
+        ),
         title_justify="left",
         expand=False,
     )
@@ -133,7 +136,12 @@ def render_report(report: Report, width: int = 140) -> Group:
     parts.append(table)
     names = [p.name for p in report.players]
     # Columns by number, rows by whole name: names too long for a column stay distinct.
-    matrix = Table(title="head to head: row's score against column (games)", title_justify="left")
+    # Narrow, the cells go without padding: five players' columns then fit in 80.
+    matrix = Table(
+        title="head to head: row's score against column (games)",
+        title_justify="left",
+        padding=(0, 1) if wide else (0, 0),
+    )
     matrix.add_column("", min_width=name_width + 3)
     for n in range(1, len(names) + 1):
         matrix.add_column(str(n), justify="center")
@@ -145,7 +153,8 @@ def render_report(report: Report, width: int = 140) -> Group:
                 cells.append(Text(""))
             else:
                 score = cell[0] / cell[1]
-                cells.append(Text(f" {100 * score:.0f}% ({cell[1]}) ", style=heat(score)))
+                said = f"{100 * score:.0f}% ({cell[1]})"
+                cells.append(Text(f" {said} " if wide else said, style=heat(score)))
         matrix.add_row(literal(f"{n}. {a}"), *cells)
     parts.append(matrix)
     figures = Table(title="cost, tokens and reliability", title_justify="left")

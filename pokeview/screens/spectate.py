@@ -27,9 +27,10 @@ from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
 from pokeview.store.events import EventKind
 from pokeview.text import strip_control
-from pokeview.widgets.fitted_table import FittedTable
+from pokeview.widgets.fitted_table import choosing
 
 POLL_SECONDS = 1.0
+ENDED_SHOWN = 30  # the newest ended games listed
 # At 80 columns the running games keep who plays, the turn and whose decision is awaited; what
 # is left of each team and the run (named in the title) come after, a scroll away.
 RUNNING_COLUMNS = ("game", "p1", "p2", "turn", "waiting for", "p1 left", "p2 left", "run")
@@ -142,7 +143,7 @@ class Reader:
         if seen.ended != self.ended_seen:
             self.ended_seen = seen.ended
             seen.finished = []
-            for r in store.ended_games(run_ids, limit=30):
+            for r in store.ended_games(run_ids, limit=ENDED_SHOWN):
                 seen.finished.append(
                     (str(r.id), r.p1, r.p2, r.winner_name, str(r.turns or "-"), r.status)
                 )
@@ -184,14 +185,14 @@ class SpectateScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Header()
         yield Static("running games", id="running-title")
-        yield FittedTable(id="running", cursor_type="row")
+        yield choosing("watch live")(id="running", cursor_type="row")
         yield Static("ended", id="done-title")
-        yield FittedTable(id="done", cursor_type="row")
+        yield choosing("watch")(id="done", cursor_type="row")
         yield Static(id="standings")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        self.title = f"spectate · {'run ' + self.run if self.run else 'the running runs'}"
+        self.title = "spectate"  # what it follows is the subtitle: the run, or the runs found
         running = self.query_one("#running", DataTable)
         for column in RUNNING_COLUMNS:
             running.add_column(column, key=column)
@@ -298,8 +299,9 @@ class SpectateScreen(Screen[None]):
             line.append_text(literal(name, "bold"))
             line.append(f" {won}-{lost}-{tied}")
         # Interrupted, void and error games have ended without finishing: not in the standings.
+        newest = f" (the newest {ENDED_SHOWN} below)" if seen.ended[0] > ENDED_SHOWN else ""
         self.query_one("#done-title", Static).update(
-            f"ended: {seen.ended[0]}, {seen.finished_count} finished (the newest 30 below)"
+            f"ended: {seen.ended[0]}, {seen.finished_count} finished{newest}"
         )
         self.query_one("#standings", Static).update(
             line if seen.standings else Text("no finished games yet", style="dim")
@@ -317,6 +319,10 @@ class SpectateScreen(Screen[None]):
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         if event.data_table.id == "running":
             self.action_open()
+        elif event.data_table.id == "done" and event.row_key.value:  # an ended game, replayed
+            from pokeview.screens.watch import WatchScreen
+
+            self.app.push_screen(WatchScreen(self.store_path, int(event.row_key.value)))
 
     def action_leave(self) -> None:
         back(self.app)

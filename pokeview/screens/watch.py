@@ -126,9 +126,13 @@ class WatchScreen(DetailKeys, Screen[None]):
     class Failed(Message):
         error: str
 
-    def __init__(self, store_path: Path, game_id: int, view: str | None = None) -> None:
-        """`view` None: the game chooses (p1, or for a running game the side that streams)."""
+    def __init__(
+        self, store_path: Path, game_id: int, view: str | None = None, from_file: Path | None = None
+    ) -> None:
+        """`view` None: the game chooses (p1, or for a running game the side that streams).
+        `from_file`: the game file whose scratch database `store_path` is (gone on leaving)."""
         super().__init__()
+        self.from_file = from_file
         # A running game is followed wherever it is opened from: known once it has loaded.
         self.live = False
         self.following = False
@@ -532,9 +536,23 @@ class WatchScreen(DetailKeys, Screen[None]):
             self.notify("go to one of this side's decisions to play on from it", severity="warning")
             return
         game = self.replay.game
+        if self.from_file is not None:  # a game played here would go with the scratch file
+            self.notify(
+                f"to play on from a game file, import it first: pokeview import {self.from_file}",
+                severity="warning",
+                markup=False,
+            )
+            return
+        if game.is_imported_replay:  # no choices, no input log: nothing to replay up to here
+            self.notify(
+                "an imported Showdown replay keeps no choices: there is no game to play on from",
+                severity="warning",
+            )
+            return
         opponent = game.p2 if side == "p1" else game.p1
         config = game.p2_config if side == "p1" else game.p1_config
-        if config.get("kind") == PlayerKind.HUMAN:  # nobody to ask: a bot plays it on
+        # Nobody to ask (a person, or choices read from an input log): a bot plays it on.
+        if config.get("kind") in (PlayerKind.HUMAN, PlayerKind.RECORDED):
             opponent = "heuristic"
         from pokeview.screens.play import PlayScreen
 

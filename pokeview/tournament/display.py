@@ -298,7 +298,10 @@ def report_renderable(report: Report, console: Console, width: int | None) -> Gr
             )
         )
     title = Text(
-        strip_control(f"Bradley–Terry ratings, {report.scope}: {report.games} games"),
+        strip_control(
+            f"Bradley–Terry ratings, {report.scope}: {report.games} game"
+            + ("" if report.games == 1 else "s")
+        ),
         style="table.title",
     )
     ratings, marked = _ratings_table(console, width, report, title)

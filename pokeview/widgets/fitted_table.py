@@ -7,6 +7,7 @@ a row drawn before that measure stays cut at the header's width in a real termin
 from __future__ import annotations
 
 from textual import events
+from textual.binding import Binding
 from textual.widgets import DataTable
 
 
@@ -17,3 +18,13 @@ class FittedTable(DataTable):
         if measuring:
             self._update_count += 1
             self.refresh()
+
+
+def choosing(label: str) -> type[FittedTable]:
+    """A FittedTable whose Enter is named `label` in the footer. DataTable's own Enter binding
+    has no label, and while the table has the focus it hides the screen's (`watch`) there."""
+    return type(
+        "FittedTable",
+        (FittedTable,),
+        {"BINDINGS": [Binding("enter", "select_cursor", label)]},
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -190,3 +191,33 @@ def test_resume_takes_a_game_and_says_why_another_cannot_be(tmp_path):
         conn.execute("update games set p1_config = json_set(p1_config, '$.kind', 'human')")
     finished = one_clear_line(pokeview("play", "--resume", "1", "--db", str(db)))
     assert "game 1 is finished, not left mid-way: nothing to resume" in finished
+
+
+@pytest.mark.parametrize(
+    "more,said",
+    [
+        (["--format", "gen9randombatle"], "Showdown: unknown format 'gen9randombatle'"),
+        (["--format", "gen9ou"], "Showdown: format 'gen9ou' needs a team for each side"),
+    ],
+)
+def test_play_says_a_format_showdown_refuses_in_one_line_before_the_screen(tmp_path, more, said):
+    """It opened the play screen, whose status line said "heuristic is thinking…" for ever."""
+    started = time.monotonic()
+    code, shown = on_a_pty(
+        ["play", "--vs", "heuristic", *more, "--db", str(tmp_path / "x.db")],
+        {"TERM": "xterm-256color"},
+        keys=lambda: b"q" if time.monotonic() - started > 10 else None,  # to leave a screen
+        timeout=60,
+    )
+    assert code == 2, shown
+    assert shown.strip().splitlines()[-1] == f"pokeview: error: {said}", shown
+
+
+def test_a_tie_at_the_turn_limit_is_said_once(tmp_path):
+    """It read "winner tie after 2 turns (a tie declared at the turn limit (2 turns))"."""
+    db = str(tmp_path / "x.db")
+    played = pokeview("battle", "--p1", "random", "--p2", "random", "--seed", "t", "--turn-limit", "2", "--db", db)  # fmt: skip
+    assert played.returncode == 0, played.stderr
+    assert played.stdout == (
+        "game 1: random (p1) vs random (p2), seed 't': a tie declared at the turn limit (2 turns)\n"
+    )

@@ -95,6 +95,11 @@ def test_a_stopped_run_keeps_its_games_and_plays_them_again(tmp_path, slow_playe
     db = tmp_path / "x.db"
     stopped = stop_mid_game(db, ["run", str(config)], sig)
     stopped_so(stopped, sig, code)
+    # The one line says what is kept and how to go on (it said only "stopped (SIGINT)").
+    name = signal.Signals(sig).name
+    assert stopped.stderr.splitlines()[-1] == (
+        f"pokeview: stopped ({name}); run t: 0/2 games recorded; start it again to play the rest"
+    ), stopped.stderr
     assert statuses(db) and set(statuses(db)) == {"interrupted"}
     assert " stopped " in pokeview("runs", "--db", str(db)).stdout
     again = pokeview("run", str(config), "--db", str(db))

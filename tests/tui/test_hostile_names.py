@@ -59,8 +59,8 @@ async def test_home_and_spectate_show_a_run_name_literally(tmp_path, name):
         assert app.is_running and app.return_code is None
     app = make_app(db, lambda: SpectateScreen(db, name))
     async with app.run_test(size=(140, 40)) as pilot:
-        await pilot.pause(0.5)
-        assert name in str(app.screen.title)
+        # The run is named in the subtitle ("spectate — run NAME"), once it has been read.
+        await settle(pilot, lambda: name in str(app.screen.sub_title))
         assert app.is_running and app.return_code is None
 
 

@@ -39,6 +39,15 @@ CASES = [
     ("import {bad}/import-game-list.json", "not valid: Expected `object`, got `array` - at `$.game`"),
     ("import {bad}/import-decisions-string.json", "not valid: Expected `array`, got `str` - at `$.decisions`"),
     ("runs --delete nobody", "no run 'nobody'"),
+    # `games --limit 0` listed nothing under "N games in ...", and -1 listed every game
+    ("games --limit 0", "--limit 0 is out of range: give 1 to 1000000"),
+    ("games --limit -1", "--limit -1 is out of range: give 1 to 1000000"),
+    # game files that are not there, or not text: the reason in words, not Python's repr
+    ("import {tmp}/missing.json", "cannot read {tmp}/missing.json: No such file or directory"),
+    ("import {tmp}", "cannot read {tmp}: Is a directory"),
+    ("import {bad}/binary.txt", "{bad}/binary.txt is not text (UTF-8)"),
+    ("watch {tmp}/missing.json",
+     "cannot read the game file {tmp}/missing.json: No such file or directory"),
     # a command that looks up what is recorded, given a database path with no file: nothing is
     # created there
     *[

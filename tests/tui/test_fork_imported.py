@@ -1,0 +1,58 @@
+"""`f` (play on from here) on imported games. A Showdown replay keeps no choices and no input
+log, so there is nothing to play on from: said at once. A game imported from an input log was
+played by `recorded:p1`/`recorded:p2`, which nobody can ask to play on: a bot plays on for the
+other side, as for a person's side. Both opened a play screen that stayed empty, "replay:Player 2
+is thinking…" (or "recorded:p2 …") for ever."""
+
+from __future__ import annotations
+
+import time
+
+from pokeview.app import make_app
+from pokeview.screens.play import PlayScreen
+from pokeview.screens.watch import WatchScreen
+from tests.helpers import build_db, pokeview, ready
+
+
+def imported(tmp_path, fmt: str) -> tuple:
+    """Game 1 of the recorded games exported as `fmt` and imported again: (database, its id)."""
+    db = build_db(tmp_path / "games.db")
+    path = tmp_path / f"game.{fmt}"
+    written = pokeview("export", "1", "--format", fmt, "-o", str(path), "--db", str(db))
+    assert written.returncode == 0, written.stderr
+    done = pokeview("import", str(path), "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    return db, int(done.stdout.split()[-1])
+
+
+async def until(pilot, condition, what: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        await pilot.pause(0.05)
+
+
+async def test_play_on_from_an_imported_replay_is_refused_at_once(tmp_path):
+    db, game = imported(tmp_path, "html")
+    app = make_app(db, lambda: WatchScreen(db, game, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("right", "right", "f")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, WatchScreen)
+        said = [n.message for n in app._notifications]
+        assert any("replay" in m and "play on" in m for m in said), said
+
+
+async def test_play_on_from_an_imported_input_log_is_against_a_bot(tmp_path):
+    db, game = imported(tmp_path, "inputlog")
+    app = make_app(db, lambda: WatchScreen(db, game, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("right", "right", "f")
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen), "the play screen")
+        screen = app.screen
+        await until(
+            pilot, lambda: screen.ctx is not None or screen.failure is not None, "a decision"
+        )
+        assert screen.failure is None and screen.opponent_spec == "heuristic"
