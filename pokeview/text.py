@@ -46,3 +46,8 @@ def home_relative(path: object) -> str:
         return "~/" + str(full.relative_to(Path.home()))
     except ValueError:
         return str(full)
+
+
+def games_count(n: int) -> str:
+    """How every count of games is said: "1 game", "2 games"."""
+    return f"{n} game{'' if n == 1 else 's'}"

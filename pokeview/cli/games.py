@@ -160,7 +160,7 @@ def add_games(commands: Commands) -> None:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    from pokeview.text import safe
+    from pokeview.text import games_count, safe
 
     in_range("--limit", args.limit, GAMES_LISTED)
     store = open_store(args, existing=True)
@@ -208,9 +208,7 @@ def cmd_games(args: argparse.Namespace) -> int:
     )
 
     count = store.count_games()
-    title = Text(
-        strip_control(f"{count} game{'' if count == 1 else 's'} in {store.path}"), "table.title"
-    )
+    title = Text(strip_control(f"{games_count(count)} in {store.path}"), "table.title")
 
     def table_rows(winner_side: bool) -> list[list[str]]:
         return [

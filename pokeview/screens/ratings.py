@@ -25,6 +25,7 @@ from pokeview.ratings.report import Findings, findings, gather
 from pokeview.ratings.summary import ESTIMATES_NOTE, PROVISIONAL_UNDER, Report
 from pokeview.screens.help import HELP
 from pokeview.screens.navigation import back
+from pokeview.text import games_count
 
 AXIS_WIDTH = 36  # the widest axis; narrower screens get a shorter one, never a cut one
 WIDE = 110
@@ -103,7 +104,7 @@ def render_report(report: Report, width: int = 140) -> Group:
     axis = axis_width(width, name_width)
     table = Table(
         title=literal(
-            f"{report.scope}: {report.games} game{'' if report.games == 1 else 's'}",
+            f"{report.scope}: {games_count(report.games)}",
             "table.title",
         ),
         title_justify="left",

@@ -14,7 +14,7 @@ from rich.text import Text
 from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.terminal import console as control_free_console
 from pokeview.terminal_tables import Column, Fitted, fitted_table
-from pokeview.text import strip_control
+from pokeview.text import games_count, strip_control
 from pokeview.tournament.runner import Progress
 
 
@@ -298,10 +298,7 @@ def report_renderable(report: Report, console: Console, width: int | None) -> Gr
             )
         )
     title = Text(
-        strip_control(
-            f"Bradley–Terry ratings, {report.scope}: {report.games} game"
-            + ("" if report.games == 1 else "s")
-        ),
+        strip_control(f"Bradley–Terry ratings, {report.scope}: {games_count(report.games)}"),
         style="table.title",
     )
     ratings, marked = _ratings_table(console, width, report, title)

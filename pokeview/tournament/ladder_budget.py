@@ -16,6 +16,7 @@ from pokeview.ratings.costs import current_prices, side_costs
 from pokeview.ratings.decisions import decision_facts
 from pokeview.store.rows import GameLine
 from pokeview.store.store import Store
+from pokeview.text import games_count
 from pokeview.tournament.ladder import (
     Ladder,
     PlannedSet,
@@ -67,7 +68,7 @@ class Spend:
 
     def text(self) -> str:
         extra = f" + {self.unknown} of unknown cost" if self.unknown else ""
-        return f"{self.games} game{'' if self.games == 1 else 's'}, ${self.usd:.4f}{extra}"
+        return f"{games_count(self.games)}, ${self.usd:.4f}{extra}"
 
 
 class Costs:
