@@ -196,7 +196,11 @@ class HomeScreen(Screen[None]):
         if game is not None:
             from pokeview.screens.prompt import PromptScreen
 
-            self.app.push_screen(PromptScreen(self.store_path, game, "p1", 0))
+            # The model's side: p1 unless only p2 is a model (a bot's prompt is its legal actions).
+            line = self._lines.get(game)
+            kinds = line.kinds if line is not None else {}
+            models = [s for s in ("p1", "p2") if kinds.get(s) == PlayerKind.LLM]
+            self.app.push_screen(PromptScreen(self.store_path, game, (models or ["p1"])[0], 0))
 
     def action_ratings(self) -> None:
         from pokeview.screens.ratings import RatingsScreen

@@ -29,3 +29,26 @@ async def test_a_bot_whose_name_begins_with_human_is_watched_not_played_on(tmp_p
         await pilot.press("enter")
         await settle(pilot, lambda: not isinstance(app.screen, HomeScreen))
         assert isinstance(app.screen, WatchScreen)
+
+
+async def test_p_opens_the_prompt_of_the_side_a_model_played(tmp_path):
+    from pokeview.screens.prompt import PromptScreen
+
+    db = build_db(tmp_path / "x.db")
+    with sqlite_file(db) as conn:  # the model's game, as if the model had played p2
+        conn.execute(
+            "update games set p1_config = json_set(p1_config, '$.kind', 'bot'), "
+            "p2_config = json_set(p2_config, '$.kind', 'llm') where p1 like 'llm:%'"
+        )
+    app = make_app(db)
+    async with app.run_test(size=(160, 40)) as pilot:
+        table = app.screen.query_one("#games", DataTable)
+        await settle(pilot, lambda: table.row_count == 3)
+        await pilot.press("p")  # the newest game first: the model's
+        await settle(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.side == "p2"
+        await pilot.press("escape")
+        await settle(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("down", "p")  # random against heuristic: no model, p1 as before
+        await settle(pilot, lambda: isinstance(app.screen, PromptScreen))
+        assert app.screen.side == "p1"
