@@ -166,7 +166,9 @@ def add_report(commands: Commands) -> None:
         "report", cmd_report, "write a run's or ladder's findings as one offline HTML page"
     )
     p.add_argument("run", help="a run or ladder name or id")
-    p.add_argument("-o", "--output", required=True, metavar="FILE", help="the HTML file to write")
+    p.add_argument(
+        "-o", "--output", metavar="FILE", help="the HTML file to write (default: report-RUN.html)"
+    )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
 
 
@@ -174,14 +176,20 @@ def cmd_report(args: argparse.Namespace) -> int:
     from pokeview.ratings.report import write_report
     from pokeview.safe_write import check_target
 
-    check_target(Path(args.output), folder_made=True)  # before the work, as well as at the write
     store = open_store(args, existing=True)
     try:
-        out = write_report(store, args.run, Path(args.output), players_file=args.players)
+        output = Path(args.output or f"report-{_file_name(store, args.run)}.html")
+        check_target(output, folder_made=True)  # before the work, as well as at the write
+        out = write_report(store, args.run, output, players_file=args.players)
     finally:
         store.close()
     print(f"report on {args.run} written to {out}")
     return 0
+
+
+def _file_name(store: Any, run: str) -> str:
+    """The run's name kept to characters safe in a file name, for a default output's name."""
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", store.run(run).name).strip("._") or "run"
 
 
 def add_site(commands: Commands) -> None:
@@ -205,9 +213,7 @@ def cmd_site(args: argparse.Namespace) -> int:
 
     store = open_store(args, existing=True)
     try:
-        # The default folder from the run's name, kept to characters safe in a file name.
-        name = re.sub(r"[^A-Za-z0-9._-]+", "_", store.run(args.run).name).strip("._") or "run"
-        folder = Path(args.output or f"site-{name}")
+        folder = Path(args.output or f"site-{_file_name(store, args.run)}")
         with ProgressBar("writing game pages") as progress:
             built = build_site(store, args.run, folder, players_file=args.players, on_page=progress)
     finally:

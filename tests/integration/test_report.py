@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from pokeview.cli import main
 from pokeview.ratings.report import gather, write_report
 from pokeview.tournament.config import parse_run_config
 from pokeview.tournament.runner import run_tournament
@@ -115,7 +116,7 @@ def test_report_of_an_unknown_run_is_one_clear_line(tmp_path):
 
 
 async def test_the_report_says_how_many_games_ended_other_than_by_a_last_faint(
-    bridge, store, tmp_path
+    bridge, store, tmp_path, monkeypatch
 ):
     run = {
         "name": "short",
@@ -128,3 +129,10 @@ async def test_the_report_says_how_many_games_ended_other_than_by_a_last_faint(
     assert (await run_tournament(config, store=store, bridge=bridge)).done == 2
     page = write_report(store, "short", tmp_path / "report.html").read_text()
     assert "did not end by a last faint: 2 by turn limit." in page
+
+    # Without -o the page is named after the run, in the current folder, as `site`'s folder is.
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    assert main(["report", "short", "--db", str(store.path)]) == 0
+    assert "did not end by a last faint" in (here / "report-short.html").read_text()
