@@ -5,6 +5,7 @@ No widgets: renderables for the play screen's actions and the viewer's legal act
 
 from __future__ import annotations
 
+import msgspec
 from rich.text import Text
 
 from pokeview.board.parts import literal
@@ -29,12 +30,22 @@ def known_types(mon: Pokemon) -> list[str]:
     return types
 
 
-def move_type(info: MoveInfo, user: Pokemon) -> str:
-    """The type the move has when `user` uses it: Tera Blast takes its user's Tera type once
-    terastallized (as Showdown's move buttons show it); the Pokédex's type otherwise."""
-    if info.name == "Tera Blast" and user.terastallized:
-        return user.terastallized
-    return info.type
+def _boosted(user: Pokemon, stat: str) -> float:
+    stage = user.boosts.get(stat, 0)
+    return user.stats.get(stat, 0) * ((2 + stage) / 2 if stage >= 0 else 2 / (2 - stage))
+
+
+def as_used(info: MoveInfo, user: Pokemon) -> MoveInfo:
+    """The move as `user` would use it now, as Showdown's move buttons show it: Tera Blast,
+    once its user terastallized, takes the Tera type, and is physical when the user's Attack
+    (with its boosts) is above its Special Attack (Showdown's `terablast`); the Pokédex's
+    move otherwise."""
+    if info.name != "Tera Blast" or not user.terastallized:
+        return info
+    physical = _boosted(user, "atk") > _boosted(user, "spa")
+    return msgspec.structs.replace(
+        info, type=user.terastallized, category="Physical" if physical else info.category
+    )
 
 
 def _active(team: list[Pokemon]) -> Pokemon | None:
@@ -53,9 +64,9 @@ def move_details(name: str, state: SideState | None) -> Text | None:
         info = next((m for m in me.move_info or [] if m.name == name), None)
     if me is None or info is None:
         return None
-    kind = move_type(info, me)
+    info = as_used(info, me)
     out = Text(style="dim")
-    out.append_text(literal(kind, "bold"))
+    out.append_text(literal(info.type, "bold"))
     out.append(f" {CATEGORY.get(info.category, info.category)}")
     if info.category != "Status" and info.base_power:
         out.append(f" {info.base_power}")
@@ -65,7 +76,7 @@ def move_details(name: str, state: SideState | None) -> Text | None:
         out.append(f" {slot.pp}/{slot.maxpp}", style="red" if not slot.pp else "")
     foe = _active(state.foe_team)
     if foe is not None and info.category != "Status":
-        times = effectiveness(kind, known_types(foe), generation(state.format))
+        times = effectiveness(info.type, known_types(foe), generation(state.format))
         if times is not None:
             word = EFFECT.get(times, f"{times:g}×")
             style = "bold green" if times > 1 else "red" if times < 1 else ""

@@ -11,13 +11,17 @@ TERA_BLAST = MoveInfo(
 )
 
 
-def state(terastallized: str, foe_types: list[str]) -> SideState:
+def state(
+    terastallized: str, foe_types: list[str], boosts: dict[str, int] | None = None
+) -> SideState:
     me = Pokemon(
         species="Arcanine",
         active=True,
         types=["Fire"],
         tera_type="Grass",
         terastallized=terastallized,
+        stats={"atk": 230, "def": 160, "spa": 200, "spd": 160, "spe": 190},
+        boosts=boosts or {},
         move_info=[TERA_BLAST],
         move_slots=[MoveSlot(name="Tera Blast", pp=16, maxpp=16)],
     )
@@ -36,3 +40,13 @@ def test_tera_blast_takes_the_tera_type_once_terastallized():
     assert rock is not None and rock.plain.split()[0] == "Rock" and rock.plain.split()[-1] == "2×"
     electric = move_details("Tera Blast", state("Electric", ["Water", "Flying"]))
     assert electric is not None and electric.plain.split()[-1] == "4×"
+
+
+def test_tera_blast_is_physical_once_terastallized_when_attack_is_the_higher():
+    # As Showdown's terablast: Attack against Special Attack, with their boosts.
+    before = move_details("Tera Blast", state("", ["Water"]))
+    assert before is not None and before.plain.split()[1] == "Spec"
+    after = move_details("Tera Blast", state("Grass", ["Water"]))
+    assert after is not None and after.plain.split()[1] == "Phys"
+    lowered = move_details("Tera Blast", state("Grass", ["Water"], {"atk": -1}))
+    assert lowered is not None and lowered.plain.split()[1] == "Spec"  # 153 against 200
