@@ -23,12 +23,22 @@ from pokeview.battle.spec import SIDES, GameSpec
 from pokeview.battle.view import SideView
 from pokeview.battle.void import void_reason
 from pokeview.errors import BattleRefused, BridgeDied, PlayerFailed, PokeviewError
-from pokeview.game.bridge import NULL_JSON, Ending, PlayerSpec, SideUpdate, Start, Step
+from pokeview.game.bridge import (
+    NULL_JSON,
+    Autoplay,
+    Chosen,
+    Ending,
+    PlayerSpec,
+    SideUpdate,
+    Start,
+    Step,
+)
 from pokeview.game.bridge import SIDES as WIRE_SIDES
-from pokeview.game.decision import Made, SideStats, messages_of, side_stats
+from pokeview.game.decision import How, Made, SideStats, messages_of, side_stats
 from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.kinds import PlayerKind
+from pokeview.players.random_choice import random_choice
 from pokeview.players.recorded import InputLogEnds
 from pokeview.sim.client import BattleChannel, Bridge, Receiver
 from pokeview.sim.request import Request, decode_request
@@ -85,7 +95,13 @@ class _Pending:
 
 class _Game:
     def __init__(
-        self, spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
+        self,
+        spec: GameSpec,
+        *,
+        bridge: Bridge,
+        store: Store,
+        words_later: bool | None = None,
+        in_bridge: bool = True,
     ) -> None:
         self.spec = spec
         self.bridge = bridge
@@ -102,6 +118,11 @@ class _Game:
         if words_later is None:
             words_later = len(blind) == len(SIDES)
         self.later = blind if words_later and fresh else set()
+        # The sides the bridge plays by itself (`sim/bridge/autoplay.js`), in a game started from
+        # its seed: it counts each side's decisions from the first.
+        self.in_bridge = (
+            {s for s in SIDES if self.players[s].bridge_plays} if fresh and in_bridge else set()
+        )
         # A view is a shell until a player reads its poke-env battle (see SideView).
         self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
@@ -130,6 +151,10 @@ class _Game:
         start = start_spec(self.spec.format, self.spec.seed, self.spec.teams)
         if self.later:
             start.words = [s for s in WIRE_SIDES if s not in self.later]
+        if self.in_bridge:
+            start.autoplay = Autoplay(
+                self.spec.seed, [s for s in WIRE_SIDES if s in self.in_bridge], self.spec.turn_limit
+            )
         return start
 
     def restore(self, game_id: int) -> None:
@@ -269,11 +294,17 @@ class _Game:
                 continue
             request = decode_request(update.request_json)  # decoded here, once
             if request is not None and not request.wait:
-                self.requested(side, request, update.request_json)
+                self.requested(side, request, update.request_json, update.chosen)
+            elif update.chosen:
+                raise _HarnessFailed(f"the bridge chose for {side} where nothing was asked")
         return False
 
-    def requested(self, side: str, request: Request, request_json: msgspec.Raw) -> None:
+    def requested(
+        self, side: str, request: Request, request_json: msgspec.Raw, chosen: Chosen | None = None
+    ) -> None:
         if self.views[side].turn >= self.spec.turn_limit and not request.force_switch:
+            if chosen:
+                raise _HarnessFailed(f"the bridge chose for {side} past the turn limit")
             if not self.tie_sent and self.channel:
                 self.tie_sent = True
                 self.ending = endings.TURN_LIMIT
@@ -282,7 +313,24 @@ class _Game:
         index = self.next_index[side]
         self.next_index[side] += 1
         self.pending[side] = _Pending(index, request, request_json, legal_actions(request))
-        self.spawn(side)
+        if chosen:
+            self.bridge_chose(side, chosen)
+        else:
+            self.spawn(side)
+
+    def bridge_chose(self, side: str, chosen: Chosen) -> None:
+        """Record the choice the bridge made and sent for a side it plays, once it is the one
+        the side's player makes here (a difference would be a bug: the game then stops)."""
+        pending = self.pending[side]
+        seed = seeds.decision_seed(self.spec.seed, side, pending.index * 100)
+        index = random_choice(pending.request, pending.actions, seed)
+        ours = None if index is None else pending.actions[index].choice
+        if index is None or ours != chosen.choice:
+            raise _HarnessFailed(
+                f"the bridge chose {chosen.choice!r} for {side}'s decision {pending.index + 1}, "
+                f"where {self.players[side].name} chooses {ours or 'through poke-env'}"
+            )
+        self.record(side, self.views[side].turn, Decision(index, how=How.CHOSEN), chosen.ms)
 
     def refused(self, side: str, error: str, update: SideUpdate) -> None:
         pending = self.pending.get(side)
@@ -400,7 +448,7 @@ class _Game:
 
     def decided(self, side: str, ctx: DecisionContext, decision: Decision, started: float) -> None:
         """Record the decision and send its choice to Showdown."""
-        latency = round((time.perf_counter() - started) * 1000, 3)
+        latency = (time.perf_counter() - started) * 1000
         pending = self.pending[side]
         player = self.players[side]
         if not 0 <= decision.action < len(pending.actions):
@@ -411,10 +459,18 @@ class _Game:
                 )
             )
             return
+        self.record(side, ctx.turn, decision, latency)
+        assert self.channel is not None and pending.action is not None
+        self.channel.choose(side, pending.action.choice)
+
+    def record(self, side: str, turn: int, decision: Decision, latency_ms: float) -> None:
+        """Write a decision (a legal action of the pending request) and its choice event."""
+        latency = round(latency_ms, 3)
+        pending = self.pending[side]
         action = pending.actions[decision.action]
         pending.action = action
         fields = {
-            "turn": ctx.turn,
+            "turn": turn,
             "actions": [a.label for a in pending.actions],
             "action": decision.action,
             "choice": action.choice,
@@ -435,8 +491,6 @@ class _Game:
             EventKind.CHOICE,
             ev.Choice(pending.index, decision.action, action.label, action.choice),
         )
-        assert self.channel is not None
-        self.channel.choose(side, action.choice)
 
     def updates_for(self, side: str) -> list[ev.Side]:
         """The side's updates so far, for its player. Bots decide from the request and the
@@ -554,21 +608,28 @@ def side_payload(update: SideUpdate, later: bool = False) -> ev.Side:
 
 
 async def play_game(
-    spec: GameSpec, *, bridge: Bridge, store: Store, words_later: bool | None = None
+    spec: GameSpec,
+    *,
+    bridge: Bridge,
+    store: Store,
+    words_later: bool | None = None,
+    in_bridge: bool = True,
 ) -> GameResult:
     """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
     bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`.
 
     `words_later`: a bot's side is recorded without its words and state, derived when first read
     (`battle/derive.py`), and the bridge does only the simulation's work for it; None (the
-    default) does so in a game of two bots, True in any game, False in none."""
+    default) does so in a game of two bots, True in any game, False in none.
+    `in_bridge`: the bridge plays the sides it can play by itself (the random bot), and the loop
+    records its choices (`sim/bridge/autoplay.js`); False asks every player here."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first
         player.check_format(spec.format)
     if not bridge.running:
         await bridge.start()
-    game = _Game(spec, bridge=bridge, store=store, words_later=words_later)
+    game = _Game(spec, bridge=bridge, store=store, words_later=words_later, in_bridge=in_bridge)
     if spec.resume is not None:
         game.restore(spec.resume)
     try:

@@ -33,6 +33,16 @@ class PlayerSpec(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True)
     seed: str | None = None
 
 
+class Autoplay(msgspec.Struct, forbid_unknown_fields=True):
+    """The sides the bridge chooses for by itself (poke-env's RandomPlayer, from the request and
+    each decision's seed, drawn from the game's `seed`), until `turn_limit`: see
+    `sim/bridge/autoplay.js`. Each choice comes back in its step (`SideUpdate.chosen`)."""
+
+    seed: str
+    sides: list[Side]
+    turn_limit: int
+
+
 class Info(_Command, tag="info"):
     """Which Showdown, and how many battles are hosted (answered by `InfoReply`)."""
 
@@ -46,7 +56,8 @@ class Start(_Command, tag="start"):
     choice (Pokéval's oracle); `whole` (for tests) sends every request and state whole.
     `validate=False` skips the team validator. `words` names the sides whose words and state
     are computed (None: both); the others get their lines, requests and refusals only (a bot
-    that reads its request needs no more while it plays; the record derives the rest later)."""
+    that reads its request needs no more while it plays; the record derives the rest later).
+    `autoplay` names the sides the bridge plays by itself."""
 
     battle: str = ""
     format: str | None = None
@@ -58,6 +69,7 @@ class Start(_Command, tag="start"):
     omniscient: bool = False
     whole: bool = False
     words: list[Side] | None = None
+    autoplay: Autoplay | None = None
 
 
 class Choose(_Command, tag="choose"):
@@ -121,6 +133,13 @@ class InfoReply(_Reply, tag="info"):
     battles: int
 
 
+class Chosen(msgspec.Struct, forbid_unknown_fields=True):
+    """A choice the bridge made and sent for a side it plays (`Autoplay`), and how long it took."""
+
+    choice: str
+    ms: float
+
+
 class SideUpdate(msgspec.Struct, forbid_unknown_fields=True):
     """What one side saw in one step: protocol lines, their words, a request, a refusal."""
 
@@ -136,6 +155,7 @@ class SideUpdate(msgspec.Struct, forbid_unknown_fields=True):
     # state is then not sent whole; the request is, for the player). See store/differences.py.
     request_delta: msgspec.Raw = NULL_JSON
     state_delta: msgspec.Raw = NULL_JSON
+    chosen: Chosen | None = None  # the bridge's own choice for this request (`Autoplay`)
 
 
 class Ending(msgspec.Struct, forbid_unknown_fields=True):

@@ -63,6 +63,10 @@ class Player(ABC):
     # False for a player that reads only its request and protocol lines (the bots, search): the
     # bridge then computes no words and no state for its side while the game plays.
     reads_words: ClassVar[bool] = True
+    # True for a player whose every choice the bridge can make by itself, the same from the same
+    # seed (poke-env's RandomPlayer: `sim/bridge/autoplay.js`); the game loop then checks and
+    # records the choices the bridge made, and is asked only where the bridge cannot choose.
+    bridge_plays: bool = False
 
     @abstractmethod
     def describe(self) -> dict[str, Any]:

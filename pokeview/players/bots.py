@@ -116,6 +116,7 @@ class BotPlayer(Player):
         self._modules = _random_users(type(self._engine))
         # poke-env's own RandomPlayer needs no battle: its choice is made from the request.
         self._request_only = type(self._engine) is RandomPlayer
+        self.bridge_plays = self._request_only  # so the bridge makes the same choice itself
 
     def describe(self) -> dict[str, Any]:
         engine = type(self._engine)

@@ -22,7 +22,8 @@ packages.open(modulesDir); // before the parts below, which load the packages as
 const {HostedBattle} = require('./bridge/battle');
 const {startCommands} = require('./bridge/start');
 const {follow} = require('./bridge/follow');
-const {out, outStep} = require('./bridge/output');
+const {out} = require('./bridge/output');
+const {answer} = require('./bridge/autoplay');
 const {readMessages} = require('./bridge/lines');
 
 const SHOWDOWN_VERSION = packages.need('pokemon-showdown/package.json').version;
@@ -55,25 +56,24 @@ function handle(msg) {
       const lines = startCommands(msg);
       const hosted = new HostedBattle(id, {
         quiet: !!msg.quiet, omniscient: !!msg.omniscient, fromInputLog: !!msg.inputlog, whole: !!msg.whole,
-        words: msg.words || null,
+        words: msg.words || null, autoplay: msg.autoplay || null,
       });
       battles.set(id, hosted);
       if (msg.omniscient) out(hosted.writeUntilRefused(lines));
-      else outStep(hosted.write(lines));
+      else answer(hosted, hosted.write(lines), true);
       return;
     }
     case 'choose':
     case 'tie': {
       const hosted = hostedBattle(id);
       const line = msg.op === 'tie' ? '>forcetie' : `>${msg.side} ${msg.choice}`;
-      const step = hosted.write([line]);
-      if (Object.keys(step.sides).length || step.spectator.length || step.input.length || step.end) outStep(step);
+      answer(hosted, hosted.write([line]), false); // sent if it says something, and played on
       return;
     }
     case 'end': { // how an input log ended without a choice: a forfeit, a loss on time, a tie
       const hosted = hostedBattle(id);
       if (!/^>(forcelose p[12]|forcewin p[12]|forcetie)$/.test(msg.line)) throw new Error(`not an ending: ${msg.line}`);
-      outStep(hosted.write([msg.line]));
+      answer(hosted, hosted.write([msg.line]), true);
       return;
     }
     case 'close':

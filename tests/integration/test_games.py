@@ -146,7 +146,9 @@ async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch)
     bridge = Bridge(hosts=1)  # both battles in the one process that hosts the crash
     await bridge.start()
     try:
-        victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
+        # max-damage is asked in Python: the game waits on it between turns, as the crash comes
+        # (random against random plays through in the bridge at its start)
+        victim = asyncio.create_task(game(bridge, store, "random", "max-damage", text="victim"))
         while bridge.open_battles() == 0:
             await asyncio.sleep(0.005)
         victim_channel = next(iter(bridge._channels))
@@ -162,7 +164,7 @@ async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch)
 
 async def test_the_test_only_crash_op_is_refused_without_the_test_switch(bridge, store):
     assert "debug-crash" not in os.environ.get("POKEVIEW_TEST_SWITCHES", "")
-    victim = asyncio.create_task(game(bridge, store, "random", "random", text="victim"))
+    victim = asyncio.create_task(game(bridge, store, "random", "max-damage", text="victim"))
     while bridge.open_battles() == 0:
         await asyncio.sleep(0.005)
     bridge._send(DebugCrash(next(iter(bridge._channels))))
@@ -232,7 +234,9 @@ async def test_generation_1_with_pokeval_teams(bridge, store, data_dir):
 
 
 async def test_another_connection_follows_a_game_live(bridge, store):
-    task = asyncio.create_task(game(bridge, store, "random", "random", text="live"))
+    # (max-damage is asked in Python at each turn; random against random plays through in the
+    # bridge in a few hundredths of a second)
+    task = asyncio.create_task(game(bridge, store, "random", "max-damage", text="live"))
     reader = open_store(store.path)
     seen = []
     while not task.done():

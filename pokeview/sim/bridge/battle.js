@@ -6,6 +6,7 @@ const {SIDES, isNoise} = require('./protocol');
 const {SideWords} = require('./words');
 const {snapshot} = require('./snapshot');
 const {differences} = require('./differences');
+const {Autoplay} = require('./autoplay');
 
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
@@ -35,9 +36,10 @@ class Sink extends BattleStream {
  * How a battle is hosted: `quiet` sends no side (verification needs the spectator log only),
  * `omniscient` sends the omniscient log (exact HP on both sides), `fromInputLog` marks a battle
  * started from an input log, `whole` (for tests) sends every request and state whole, `words`
- * names the sides whose words and state are computed (absent: both).
+ * names the sides whose words and state are computed (absent: both), `autoplay` the sides the
+ * bridge chooses for itself (autoplay.js).
  * @typedef {{quiet?: boolean, omniscient?: boolean, fromInputLog?: boolean, whole?: boolean,
- *   words?: string[] | null}} HostedBattleOptions
+ *   words?: string[] | null, autoplay?: import('./messages').AutoplaySpec | null}} HostedBattleOptions
  */
 
 class HostedBattle {
@@ -45,7 +47,7 @@ class HostedBattle {
    * @param {string} id
    * @param {HostedBattleOptions} [options]
    */
-  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false, words = null} = {}) {
+  constructor(id, {quiet = false, omniscient = false, fromInputLog = false, whole = false, words = null, autoplay = null} = {}) {
     this.id = id;
     this.quiet = quiet; // replays for verification need only the spectator log
     this.omniscient = omniscient; // ...or the omniscient one (exact HP on both sides), for Pokéval
@@ -69,6 +71,12 @@ class HostedBattle {
     this.sent = {p1: {}, p2: {}};
     this.keepSent = !fromInputLog;
     this.whole = whole;
+    this.autoplay = autoplay ? new Autoplay(autoplay) : null;
+  }
+
+  /** The battle's turn now (0 before it starts). */
+  turn() {
+    return this.stream.battle ? this.stream.battle.turn : 0;
   }
 
   /**
@@ -89,6 +97,7 @@ class HostedBattle {
     if (this.whole) return update;
     if (request) {
       const now = live || JSON.parse(request);
+      update.requestObject = now; // for the bridge's own choice (autoplay.js), not sent
       let before = sent.request;
       // Showdown changes a request it sent only to send it again (a choice it refused, with what
       // it learnt): then, or when it is not sure which object was sent, what was sent is read

@@ -6,12 +6,14 @@
 
 /**
  * @typedef {{name?: string, team?: string, seed?: string}} PlayerSpec
+ * @typedef {{seed: string, sides: string[], turn_limit: number}} AutoplaySpec
  *
  * @typedef {{op: 'info', battle?: string}} InfoCommand
  * @typedef {{
  *   op: 'start', battle: string, format?: string, seed?: string | number[],
  *   players?: {[side: string]: PlayerSpec}, validate?: boolean, inputlog?: string[],
  *   quiet?: boolean, omniscient?: boolean, whole?: boolean, words?: string[] | null,
+ *   autoplay?: AutoplaySpec | null,
  * }} StartCommand
  * @typedef {{op: 'choose', battle: string, side: string, choice: string}} ChooseCommand
  * @typedef {{op: 'tie', battle: string}} TieCommand
@@ -29,7 +31,9 @@
  * @typedef {{
  *   lines: string[], text: string[], request: string | null, error: string | null,
  *   state: object | null, requestDelta?: unknown[], stateDelta?: unknown[],
- * }} SideUpdate
+ *   chosen?: {choice: string, ms: number}, requestObject?: object,
+ * }} SideUpdate  (`chosen`: the choice the bridge made and sent for this request; `requestObject`,
+ *   not sent: the request as an object, when the bridge has it)
  *
  * @typedef {{winner: string | null, turns: number}} Ending
  * @typedef {{line: number, input: string, error: string}} Stopped

@@ -42,7 +42,8 @@ function outStep(step) {
     `"request":${u.request || 'null'},"error":${JSON.stringify(u.error)},` +
     `"state":${JSON.stringify(u.state || null)}` +
     (u.requestDelta ? `,"request_delta":${JSON.stringify(u.requestDelta)}` : '') +
-    (u.stateDelta ? `,"state_delta":${JSON.stringify(u.stateDelta)}` : '') + '}');
+    (u.stateDelta ? `,"state_delta":${JSON.stringify(u.stateDelta)}` : '') +
+    (u.chosen ? `,"chosen":${JSON.stringify(u.chosen)}` : '') + '}');
   send(
     `{"battle":${JSON.stringify(step.battle)},"type":"step","sides":{${sides.join(',')}},` +
     `"spectator":${JSON.stringify(step.spectator)},"input":${JSON.stringify(step.input)},` +
