@@ -2,9 +2,12 @@
 // The bridge's Node CPU per game without Python, pipes or the load's noise on wall time: the
 // bridge's own HostedBattle (from CHECKOUT) fed recorded input logs a choice at a time, as Python
 // feeds it, CONCURRENCY games interleaved, every step written as the bridge writes it (to a sink);
-// or, with MODE `replay`, what benchmarks/replay.js does with the same logs (Showdown alone).
+// or, with MODE `replay`, what benchmarks/replay.js does with the same logs (Showdown alone); or,
+// with MODE `autoplay`, each game of two random bots played through by the bridge itself from its
+// start (sim/bridge/autoplay.js), which needs each game's seed: LOGS.json then holds
+// {"seed": ..., "log": ...} objects (a plain input log is taken for the other modes).
 //
-//   node benchmarks/bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json bridge|replay CONCURRENCY ROUNDS
+//   node benchmarks/bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json bridge|replay|autoplay CONCURRENCY ROUNDS
 //
 // Warms the JIT on two rounds of the logs first (as replay.js does), then prints one JSON line:
 // CPU seconds per game over ROUNDS rounds (process.cpuUsage: every thread of the process).
@@ -21,8 +24,11 @@ const {HostedBattle} = require(path.resolve(checkout, 'pokeview/sim/bridge/battl
 const output = require(path.resolve(checkout, 'pokeview/sim/bridge/output'));
 const {BattleStream} = packages.need('pokemon-showdown/dist/sim/battle-stream');
 
+/** @type {(string | {seed: string, log: string})[]} */
+const entries = JSON.parse(require('fs').readFileSync(file, 'utf8'));
 /** @type {string[][]} */
-const logs = JSON.parse(require('fs').readFileSync(file, 'utf8')).map((/** @type {string} */ log) => log.split('\n'));
+const logs = entries.map((e) => (typeof e === 'string' ? e : e.log).split('\n'));
+const gameSeeds = entries.map((e) => (typeof e === 'string' ? '' : e.seed));
 const starts = (/** @type {string} */ line) => line.startsWith('>start') || line.startsWith('>player');
 
 // The steps are written as the bridge writes them, to nowhere: what they cost is the point.
@@ -68,7 +74,26 @@ function bridgeAll() {
   }
 }
 
-const run = mode === 'replay' ? replayAll : bridgeAll;
+function autoplayAll() {
+  const {answer} = require(path.resolve(checkout, 'pokeview/sim/bridge/autoplay'));
+  logs.forEach((log, n) => {
+    const autoplay = {seed: gameSeeds[n], sides: ['p1', 'p2'], turn_limit: 1000};
+    const hosted = new HostedBattle(`b${ids++}`, {words: [], autoplay});
+    answer(hosted, hosted.write(log.filter(starts)), true);
+    // Where the bridge leaves a choice to Python (after a refusal), the recorded one is sent:
+    // the next turn's line of the side still to choose (Showdown logs a turn's choices at once).
+    const battle = hosted.stream.battle;
+    while (battle && !battle.ended && battle.inputLog.length < log.length) {
+      const next = log.slice(battle.inputLog.length, battle.inputLog.length + 2);
+      const wanted = next.find((line) => !battle.getSide(/** @type {any} */ (line.slice(1, 3))).isChoiceDone());
+      if (!wanted) break;
+      answer(hosted, hosted.write([wanted]), false);
+    }
+    if (!battle || battle.inputLog.join('\n') !== log.join('\n')) throw new Error(`game ${n} played otherwise than its log`);
+  });
+}
+
+const run = mode === 'replay' ? replayAll : mode === 'autoplay' ? autoplayAll : bridgeAll;
 run();
 run();
 const before = process.cpuUsage();

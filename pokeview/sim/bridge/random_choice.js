@@ -10,6 +10,11 @@
 const {createHash} = require('node:crypto');
 
 const N = 624;
+// init_genrand(19650218), where every seeding starts: the same each time, so made once.
+const START = new Uint32Array(N);
+START[0] = 19650218;
+for (let i = 1; i < N; i++) START[i] = Math.imul(1812433253, START[i - 1] ^ (START[i - 1] >>> 30)) + i;
+const mt = new Uint32Array(N); // one state, reused: a draw runs to its end before the next
 
 /**
  * The first `random()` of `random.Random(seed)` in CPython, for 0 <= seed < 2**64.
@@ -17,25 +22,26 @@ const N = 624;
  * @returns {number}
  */
 function pythonRandom(seed) {
+  const low = Number(seed & 0xffffffffn);
   const high = Number(seed >> 32n);
-  const key = high ? [Number(seed & 0xffffffffn), high] : [Number(seed & 0xffffffffn)];
-  const mt = new Uint32Array(N);
-  mt[0] = 19650218;
-  for (let i = 1; i < N; i++) mt[i] = Math.imul(1812433253, mt[i - 1] ^ (mt[i - 1] >>> 30)) + i;
-  let i = 1;
+  const keyLength = high ? 2 : 1; // the seed's 32-bit words, least significant first
+  mt.set(START);
+  // init_by_array's two passes, each run from word 1 to the last and then word 1 once more
+  // (the C wraps its index inside one loop; here the wrap is taken out of the loops).
   let j = 0;
-  for (let k = Math.max(N, key.length); k; k--) {
-    mt[i] = (mt[i] ^ Math.imul(mt[i - 1] ^ (mt[i - 1] >>> 30), 1664525)) + key[j] + j;
-    i++;
-    j++;
-    if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
-    if (j >= key.length) j = 0;
+  for (let i = 1; i < N; i++) {
+    const prev = mt[i - 1];
+    mt[i] = (mt[i] ^ Math.imul(prev ^ (prev >>> 30), 1664525)) + (j ? high : low) + j;
+    if (++j >= keyLength) j = 0;
   }
-  for (let k = N - 1; k; k--) {
-    mt[i] = (mt[i] ^ Math.imul(mt[i - 1] ^ (mt[i - 1] >>> 30), 1566083941)) - i;
-    i++;
-    if (i >= N) { mt[0] = mt[N - 1]; i = 1; }
+  mt[0] = mt[N - 1];
+  mt[1] = (mt[1] ^ Math.imul(mt[0] ^ (mt[0] >>> 30), 1664525)) + (j ? high : low) + j;
+  for (let i = 2; i < N; i++) {
+    const prev = mt[i - 1];
+    mt[i] = (mt[i] ^ Math.imul(prev ^ (prev >>> 30), 1566083941)) - i;
   }
+  mt[0] = mt[N - 1];
+  mt[1] = (mt[1] ^ Math.imul(mt[0] ^ (mt[0] >>> 30), 1566083941)) - 1;
   mt[0] = 0x80000000;
   // The first two outputs need only the first three words twisted, and word 397 and 398.
   const a = temper(twist(mt, 0)) >>> 5;
