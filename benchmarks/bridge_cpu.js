@@ -7,13 +7,14 @@
 // start (sim/bridge/autoplay.js), which needs each game's seed: LOGS.json then holds
 // {"seed": ..., "log": ...} objects (a plain input log is taken for the other modes).
 //
-//   node benchmarks/bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json bridge|replay|autoplay CONCURRENCY ROUNDS
+//   node benchmarks/bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json bridge|replay|autoplay CONCURRENCY ROUNDS [WARM.json]
 //
-// Warms the JIT on two rounds of the logs first (as replay.js does), then prints one JSON line:
-// CPU seconds per game over ROUNDS rounds (process.cpuUsage: every thread of the process).
+// Warms the JIT on two rounds of the logs first (as replay.js does), or of WARM.json's other games
+// (then ROUNDS=1 times each game's first pass, as the bridge plays each game once), then prints
+// one JSON line: CPU seconds per game over ROUNDS rounds (process.cpuUsage: every thread).
 const path = require('path');
 
-const [checkout, nodeDir, file, mode = 'bridge', concurrency = '16', rounds = '3'] = process.argv.slice(2);
+const [checkout, nodeDir, file, mode = 'bridge', concurrency = '16', rounds = '3', warmFile] = process.argv.slice(2);
 if (!checkout || !nodeDir || !file) {
   process.stderr.write('usage: node bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json [bridge|replay] [CONCURRENCY] [ROUNDS]\n');
   process.exit(2);
@@ -24,11 +25,15 @@ const {HostedBattle} = require(path.resolve(checkout, 'pokeview/sim/bridge/battl
 const output = require(path.resolve(checkout, 'pokeview/sim/bridge/output'));
 const {BattleStream} = packages.need('pokemon-showdown/dist/sim/battle-stream');
 
-/** @type {(string | {seed: string, log: string})[]} */
-const entries = JSON.parse(require('fs').readFileSync(file, 'utf8'));
-/** @type {string[][]} */
-const logs = entries.map((e) => (typeof e === 'string' ? e : e.log).split('\n'));
-const gameSeeds = entries.map((e) => (typeof e === 'string' ? '' : e.seed));
+/** @typedef {{seed: string, log: string[]}} Game */
+/** @param {string} name  @returns {Game[]} */
+function load(name) {
+  /** @type {(string | {seed: string, log: string})[]} */
+  const entries = JSON.parse(require('fs').readFileSync(name, 'utf8'));
+  return entries.map((e) => (typeof e === 'string' ? {seed: '', log: e.split('\n')} : {seed: e.seed, log: e.log.split('\n')}));
+}
+const measured = load(file);
+const warmWith = warmFile ? load(warmFile) : measured;
 const starts = (/** @type {string} */ line) => line.startsWith('>start') || line.startsWith('>player');
 
 // The steps are written as the bridge writes them, to nowhere: what they cost is the point.
@@ -38,8 +43,9 @@ process.stdout.write = (/** @type {string} */ text) => {
   return true;
 };
 
-function replayAll() {
-  for (const log of logs) {
+/** @param {Game[]} games */
+function replayAll(games) {
+  for (const {log} of games) {
     const stream = new BattleStream({keepAlive: true});
     stream.pushMessage = () => {};
     stream._writeLines(log.join('\n'));
@@ -48,7 +54,9 @@ function replayAll() {
 }
 
 let ids = 0;
-function bridgeAll() {
+/** @param {Game[]} games */
+function bridgeAll(games) {
+  const logs = games.map((g) => g.log);
   // Each game's start, then its choices one at a time, round robin over the games in play.
   let next = 0;
   /** @type {{hosted: any, choices: string[], at: number}[]} */
@@ -74,10 +82,11 @@ function bridgeAll() {
   }
 }
 
-function autoplayAll() {
+/** @param {Game[]} games */
+function autoplayAll(games) {
   const {answer} = require(path.resolve(checkout, 'pokeview/sim/bridge/autoplay'));
-  logs.forEach((log, n) => {
-    const autoplay = {seed: gameSeeds[n], sides: ['p1', 'p2'], turn_limit: 1000};
+  games.forEach(({seed, log}, n) => {
+    const autoplay = {seed, sides: ['p1', 'p2'], turn_limit: 1000};
     const hosted = new HostedBattle(`b${ids++}`, {words: [], autoplay});
     answer(hosted, hosted.write(log.filter(starts)), true);
     // Where the bridge leaves a choice to Python (after a refusal), the recorded one is sent:
@@ -94,11 +103,11 @@ function autoplayAll() {
 }
 
 const run = mode === 'replay' ? replayAll : mode === 'autoplay' ? autoplayAll : bridgeAll;
-run();
-run();
+run(warmWith);
+run(warmWith);
 const before = process.cpuUsage();
-for (let r = 0; r < Number(rounds); r++) run();
+for (let r = 0; r < Number(rounds); r++) run(measured);
 const used = process.cpuUsage(before);
-const games = logs.length * Number(rounds);
+const games = measured.length * Number(rounds);
 const result = {mode, concurrency: Number(concurrency), games, cpu_s_per_game: (used.user + used.system) / 1e6 / games, written};
 process.stderr.write(JSON.stringify(result) + '\n');
