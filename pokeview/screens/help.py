@@ -41,13 +41,15 @@ def key_rows(screen: Screen) -> list[tuple[str, str]]:
 
 def focused_keys(screen: Screen) -> dict[str, tuple[str, str]]:
     """key: (action, what it does) for the described bindings of the focused widget and the
-    widgets around it, the nearest first: Textual runs those before the screen's own."""
+    widgets around it, the nearest first: Textual runs those before the screen's own (unless
+    the widget turns the action off: then the key goes on to the screen)."""
     found: dict[str, tuple[str, str]] = {}
     node: DOMNode | None = screen.focused
     while node is not None and node is not screen:
         for key, bindings in node._bindings.key_to_bindings.items():
             for b in bindings:
-                if b.description and key not in found:
+                on = screen.app._check_action_state(b.action, node)
+                if b.description and on and key not in found:
                     found[key] = (f"{node.id}.{b.action}", b.tooltip or b.description)
         node = node.parent
     return found
