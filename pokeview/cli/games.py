@@ -13,6 +13,7 @@ from pokeview.cli.common import (
     KINDS,
     PLAYERS_HELP,
     Commands,
+    Stopped,
     add_server_options,
     database_file,
     in_range,
@@ -25,6 +26,8 @@ from pokeview.cli.common import (
 from pokeview.errors import PokeviewError
 
 # -- battle -------------------------------------------------------------------------------------
+
+BATTLE_TURN_LIMIT = 300  # --turn-limit's default
 
 
 def add_battle(commands: Commands) -> None:
@@ -50,9 +53,9 @@ def add_battle(commands: Commands) -> None:
     p.add_argument(
         "--turn-limit",
         type=int,
-        default=300,
+        default=BATTLE_TURN_LIMIT,
         metavar="N",
-        help="the game is a tie at turn N (default 300)",
+        help=f"the game is a tie at turn N (default {BATTLE_TURN_LIMIT})",
     )
     p.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
     add_server_options(p)
@@ -98,7 +101,12 @@ def cmd_battle(args: argparse.Namespace) -> int:
     async def on(bridge: Any) -> Any:
         return await play(spec, venue=LocalServer(bridge), store=store)
 
-    result = run_stoppable(with_bridge(on))
+    try:
+        result = run_stoppable(with_bridge(on))
+    except Stopped as stopped:
+        if store.last_created is not None:  # its row was written: kept, as interrupted
+            stopped.then = _kept_when_stopped(args, store.game(store.last_created), seed_text)
+        raise
     store.close()
     if result.status not in ("finished", "void"):
         print(
@@ -130,6 +138,38 @@ def cmd_battle(args: argparse.Namespace) -> int:
         )
         return 1
     return 0
+
+
+def _kept_when_stopped(args: argparse.Namespace, game: Any, seed_text: str) -> str:
+    """What a stopped `battle` kept, and how to go on: a bots' game is not resumed, it is
+    played again from its seed (the same seed and players give the same game)."""
+    import shlex
+
+    from pokeview.text import strip_control
+
+    def also(*pairs: tuple[str, Any]) -> list[str]:
+        return [w for flag, value in pairs if value is not None for w in (flag, str(value))]
+
+    again = ["pokeview", "battle", "--p1", args.p1, "--p2", args.p2]
+    if args.format != DEFAULT_FORMAT:
+        again += ["--format", args.format]
+    again += ["--seed", seed_text]
+    if args.turn_limit != BATTLE_TURN_LIMIT:
+        again += ["--turn-limit", str(args.turn_limit)]
+    again += also(
+        ("--team1", args.team1),
+        ("--team2", args.team2),
+        ("--players", args.players),
+        ("--server-port", args.server_port),
+        ("--server-wait", args.server_wait),
+        ("--db", args.db),
+    )
+    watch = shlex.join(["pokeview", "watch", str(game.id), *also(("--db", args.db))])
+    names = strip_control(f"{game.p1} vs {game.p2}")
+    return (
+        f"game {game.id} ({names}) is kept as interrupted: `{watch}` shows it; "
+        f"`{shlex.join(again)}` plays it again"
+    )
 
 
 def _ending_said(ending: str | None, winner: str | None, names: dict[str, str], turns: Any) -> str:

@@ -10,6 +10,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
+from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
@@ -18,19 +19,40 @@ HELP = Binding("question_mark", "app.help", "keys", id="help")  # first in every
 
 def key_rows(screen: Screen) -> list[tuple[str, str]]:
     """(keys, what they do) for the screen's own bindings (those with an id, after the user's
-    keymap), in declared order, then the app's few."""
+    keymap), in declared order, then the app's few. A key the focused widget binds itself does
+    what that widget says (home's runs table: Enter opens the run's ratings, not `watch`)."""
     by_action: dict[str, tuple[list[str], str]] = {}
     app = screen.app
-    for bindings in screen._bindings.key_to_bindings.values():
+    shadowed = focused_keys(screen)
+    for key, bindings in screen._bindings.key_to_bindings.items():
         for b in bindings:
             if not b.id or not b.description:
                 continue
-            keys, _ = by_action.setdefault(b.action, ([], b.tooltip or b.description))
+            action, description = b.action, b.tooltip or b.description
+            if key in shadowed and not b.priority:
+                action, description = shadowed[key]
+            keys, _ = by_action.setdefault(action, ([], description))
             display = app.get_key_display(b)
             if display not in keys:
                 keys.append(display)
     rows = [(" ".join(keys), description) for keys, description in by_action.values()]
     return [*rows, ("^p", "every command, searchable"), ("^q", "quit pokeview")]
+
+
+def focused_keys(screen: Screen) -> dict[str, tuple[str, str]]:
+    """key: (action, what it does) for the described bindings of the focused widget and the
+    widgets around it, the nearest first: Textual runs those before the screen's own (unless
+    the widget turns the action off: then the key goes on to the screen)."""
+    found: dict[str, tuple[str, str]] = {}
+    node: DOMNode | None = screen.focused
+    while node is not None and node is not screen:
+        for key, bindings in node._bindings.key_to_bindings.items():
+            for b in bindings:
+                on = screen.app._check_action_state(b.action, node)
+                if b.description and on and key not in found:
+                    found[key] = (f"{node.id}.{b.action}", b.tooltip or b.description)
+        node = node.parent
+    return found
 
 
 class HelpScreen(ModalScreen[None]):

@@ -54,7 +54,7 @@ class HomeScreen(Screen[None]):
         yield choosing("watch")(id="games", cursor_type="row", zebra_stripes=True)
         yield Static(id="count")
         yield Static("runs", id="runs-title")
-        yield choosing("ratings")(id="runs", cursor_type="row")
+        yield choosing("ratings", "the run's ratings")(id="runs", cursor_type="row")
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:

@@ -158,7 +158,14 @@ def render_report(report: Report, width: int = 140) -> Group:
                 cells.append(Text(f" {said} " if wide else said, style=heat(score)))
         matrix.add_row(literal(f"{n}. {a}"), *cells)
     parts.append(matrix)
-    figures = Table(title="cost, tokens and reliability", title_justify="left")
+    # Narrow, its cells go without padding too, and the names are kept whole (no_wrap): Rich
+    # then wraps the figures' headers and cells (`out` over `tok/dec`) to fit in 80, where it
+    # narrowed the names' column first, found it could not (its min_width) and cut the table.
+    figures = Table(
+        title="cost, tokens and reliability",
+        title_justify="left",
+        padding=(0, 1) if wide else (0, 0),
+    )
     for column in (
         "player",
         "cost/game",
@@ -172,6 +179,7 @@ def render_report(report: Report, width: int = 140) -> Group:
             column,
             justify="left" if column == "player" else "right",
             min_width=name_width if column == "player" else None,
+            no_wrap=column == "player",
         )
 
     def pct(x: float | None) -> str:

@@ -512,6 +512,12 @@ class WatchScreen(DetailKeys, Screen[None]):
         (right.scroll_page_down if direction > 0 else right.scroll_page_up)(animate=False)
 
     def action_conversation(self) -> None:
+        if self.replay is not None and not self.whole:
+            game = self.replay.game
+            kinds = {(c or {}).get("kind") for c in (game.p1_config, game.p2_config)}
+            if PlayerKind.LLM not in kinds:  # only a model's decisions carry messages
+                self.notify("no conversation: neither side is a model")
+                return
         self.whole = not self.whole
         self.redraw()
 

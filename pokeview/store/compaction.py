@@ -113,6 +113,7 @@ class StoreConnection:
     conn: sqlite3.Connection
     read_only: bool
     read_only_why: str  # "is read-only", "is on a full disk"
+    last_created: int | None  # the newest game this Store created (what a stopped battle kept)
     _bodies: collections.OrderedDict[int, bodies.Body]
     # A running game's events and decisions wait here for the next commit (one insert for each
     # table), then they are kept, as written, for the games this Store created, so that

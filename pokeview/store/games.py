@@ -62,6 +62,7 @@ class GamesAndPlayers(DecisionsAndEvents):
                 f"insert into games ({columns}) values ({marks})", tuple(row.values())
             )
         game_id = int(cur.lastrowid or 0)
+        self.last_created = game_id
         self._written[game_id] = Written()  # its rows, as written, for packing it when it ends
         return game_id
 

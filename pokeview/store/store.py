@@ -64,6 +64,7 @@ class Store(GamesAndPlayers, ExportAndImport, RunsAndSpectators):
         self.path = path
         self.read_only = False
         self.read_only_why = "is read-only"
+        self.last_created: int | None = None
         self._bodies: collections.OrderedDict[int, Any] = collections.OrderedDict()
         self._commit_scheduled: asyncio.TimerHandle | None = None
         self._unwritten: list[tuple[int, str | None, str, str, float]] = []

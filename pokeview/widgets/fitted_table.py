@@ -20,11 +20,12 @@ class FittedTable(DataTable):
             self.refresh()
 
 
-def choosing(label: str) -> type[FittedTable]:
-    """A FittedTable whose Enter is named `label` in the footer. DataTable's own Enter binding
-    has no label, and while the table has the focus it hides the screen's (`watch`) there."""
+def choosing(label: str, said: str = "") -> type[FittedTable]:
+    """A FittedTable whose Enter is named `label` in the footer (and `said`, when given, in the
+    `?` help). DataTable's own Enter binding has no label, and while the table has the focus it
+    hides the screen's (`watch`) there."""
     return type(
         "FittedTable",
         (FittedTable,),
-        {"BINDINGS": [Binding("enter", "select_cursor", label)]},
+        {"BINDINGS": [Binding("enter", "select_cursor", label, tooltip=said)]},
     )

@@ -81,6 +81,12 @@ def test_a_stopped_battle_is_kept_as_interrupted(tmp_path, slow_players, sig, co
     stopped = stop_mid_game(db, [*argv, "--seed", "s"], sig)
     stopped_so(stopped, sig, code)
     assert statuses(db) == ["interrupted"]
+    # The one line names the game kept and how to go on (it said only "stopped (SIGINT)").
+    again = f"pokeview battle --p1 llm:slow --p2 random --seed s --players {slow_players} --db {db}"
+    assert stopped.stderr.splitlines()[-1] == (
+        f"pokeview: stopped ({signal.Signals(sig).name}); game 1 (llm:slow vs random) is kept as "
+        f"interrupted: `pokeview watch 1 --db {db}` shows it; `{again}` plays it again"
+    ), stopped.stderr
     listed = pokeview("games", "--status", "interrupted", "--db", str(db))
     assert listed.returncode == 0 and "interrupted" in listed.stdout
 

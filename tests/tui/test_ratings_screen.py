@@ -44,6 +44,26 @@ async def test_names_are_whole_and_distinct_and_bars_are_whole(tmp_path, size):
         assert len(bars) == 5  # one per player, each whole on its line
 
 
+async def test_at_80x24_the_figures_table_shows_every_column_whole(tmp_path):
+    db = build_db(tmp_path / "games.db", mutate=slow_model)  # a 17-character name
+    app = make_app(db, lambda: RatingsScreen(db))
+    async with app.run_test(size=(80, 24)) as pilot:
+        report = app.screen.query_one("#report", Static)
+        await settle(pilot, lambda: "head to head" in text_of(report))
+        await pilot.pause(0.1)
+        shown = as_shown(report)
+        lines = shown[shown.index("cost, tokens and reliability") :].splitlines()[1:]
+        top = next(i for i, line in enumerate(lines) if line.startswith("┏"))
+        rule = next(i for i, line in enumerate(lines) if line.startswith("┡"))
+        assert lines[top].rstrip().endswith("┓"), lines[top]  # its right edge is in view
+        # Each column's header, whole in its cell (wrapped onto lines as Rich wraps them).
+        cells = [line.rstrip().split("┃")[1:-1] for line in lines[top + 1 : rule]]
+        headers = [" ".join(" ".join(column).split()) for column in zip(*cells, strict=True)]
+        assert headers == [
+            "player", "cost/game", "out tok/dec", "s/dec", "re-ask", "random pick", "autopilot"
+        ], headers  # fmt: skip
+
+
 async def test_a_run_is_rated_from_the_run_list_and_picked_on_the_screen(tmp_path):
     db = build_db(tmp_path / "games.db")
     config = tmp_path / "small.toml"

@@ -94,6 +94,19 @@ async def test_a_model_decision_shows_messages_reasoning_and_answer(recorded_db)
         assert "legal actions" in bot and "▶ " in bot
 
 
+async def test_c_on_a_game_of_two_bots_says_there_is_no_conversation(recorded_db):
+    # Game 1 is heuristic vs max-damage.
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("right")
+        before = text_of(screen.query_one(DecisionPane))
+        await pilot.press("c")
+        said = [n.message for n in app._notifications]
+        assert said == ["no conversation: neither side is a model"], said
+        assert not screen.whole and text_of(screen.query_one(DecisionPane)) == before
+
+
 async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
     from pokeview.players.llm.conversation import conversation, format_conversation
     from pokeview.screens.prompt import PromptScreen
