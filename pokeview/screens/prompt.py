@@ -35,6 +35,10 @@ SEARCH_THEME = TextAreaTheme(
 class ConversationText(TextArea):
     """A read-only TextArea that can mark every match of a search."""
 
+    # TextArea's own ^y (redo) took the screen's copy key while the text had the focus; read-only,
+    # there is nothing to redo.
+    BINDINGS = [Binding("ctrl+y", "screen.copy", show=False)]
+
     def mark(self, spans: list[tuple[int, int, int]], current: int) -> None:
         """`spans`: (row, start, end) in characters; `current` is the index of the chosen one."""
         # TextArea keeps highlights by row in bytes (for tree-sitter); a search is the same kind.

@@ -136,6 +136,9 @@ async def test_prompt_key_opens_the_inspector_with_the_cli_text(recorded_db):
         assert inspector.found_at > first
         await pilot.press("y")
         assert app.clipboard == expected
+        app.copy_to_clipboard("")
+        await pilot.press("ctrl+y")  # the read-only text has the focus: its Redo took ^y
+        assert app.clipboard == expected
         await pilot.press("escape")
         assert isinstance(app.screen, WatchScreen)
 
