@@ -96,3 +96,49 @@ async def test_random_against_players_asked_in_a_task_is_recorded_as_python_woul
         assert readable(there, b.game_id) == readable(here, a.game_id)
     here.close()
     there.close()
+
+
+async def both_ways(bridge, tmp_path, games, name: str) -> None:
+    """Each (format, text, pair, p1, p2, turn_limit) played with and without the bridge
+    choosing, one at a time; every export, event and decision the same."""
+    stores = {way: open_store(tmp_path / f"{name}-{way}.db") for way in (False, True)}
+    results = {way: [] for way in (False, True)}
+    for fmt, text, pair, p1, p2, limit in games:
+        for way in (False, True):
+            spec = GameSpec.new(
+                fmt, text, make_player(p1), make_player(p2), pair=pair, turn_limit=limit
+            )
+            results[way].append(
+                await play_game(spec, bridge=bridge, store=stores[way], in_bridge=way)
+            )
+    for way in (False, True):
+        stores[way].commit()
+    for a, b in zip(results[False], results[True], strict=True):
+        assert (b.status, b.winner, b.turns, b.ending, b.error) == (
+            a.status,
+            a.winner,
+            a.turns,
+            a.ending,
+            a.error,
+        )
+        assert readable(stores[True], b.game_id) == readable(stores[False], a.game_id)
+    for store in stores.values():
+        store.close()
+
+
+async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(bridge, tmp_path):
+    # Seed "many", pair 63 (test_games.py): random against random, p1 uses Revival Blessing at
+    # turn 47 and chooses whom to revive (a forced choice). Each game is cut at the turn after
+    # one of its forced switches (the switch is then the last choice before the tie), at 47
+    # (the tie comes before the revival) and not at all; the same with Python's bots on a seat.
+    cuts = {
+        ("random", "random"): (11, 22, 26, 33, 35, 39, 45, 47, 48, 52, 57, 58, 61, 1000),
+        ("random", "heuristic"): (7, 12, 15, 16, 18, 22, 1000),
+        ("max-damage", "random"): (6, 8, 22, 25, 28, 29, 30, 32, 35, 1000),
+    }
+    games = [
+        ("gen9randombattle", "many", 63, p1, p2, limit)
+        for (p1, p2), limits in cuts.items()
+        for limit in limits
+    ]
+    await both_ways(bridge, tmp_path, games, "revival")
