@@ -142,3 +142,16 @@ async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(b
         for limit in limits
     ]
     await both_ways(bridge, tmp_path, games, "revival")
+
+
+async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(bridge, tmp_path):
+    # Generation 7 (mega evolution, z-moves, Hidden Power, Return) and 8 (dynamax): requests the
+    # bridge leaves to Python, the random bot on either seat against Python's bots.
+    games = [
+        (f"gen{g}randombattle", "gimmicks", pair, p1, p2, 1000)
+        for g in (7, 8)
+        for pair, (p1, p2) in enumerate(
+            (("random", "random"), ("random", "heuristic"), ("max-damage", "random"))
+        )
+    ]
+    await both_ways(bridge, tmp_path, games, "gimmicks")
