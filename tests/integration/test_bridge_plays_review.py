@@ -10,16 +10,32 @@ import json
 import random
 
 import msgspec
+import pytest
 
 from pokeview.battle import seeds
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
 from pokeview.players.human import HumanPlayer
+from pokeview.sim import client
 from pokeview.store import open_store
 from tests.helpers import llm
 from tests.integration.test_bridge_plays import everything
 from tests.integration.test_words_later import steady
+
+
+@pytest.fixture
+def sent_choices(monkeypatch) -> list[str]:
+    """The side of each choice Python sends the bridge (as test_bridge_plays.py counts them)."""
+    sent: list[str] = []
+    original = client.BattleChannel.choose
+
+    def choose(self, side: str, choice: str) -> None:
+        sent.append(side)
+        original(self, side, choice)
+
+    monkeypatch.setattr(client.BattleChannel, "choose", choose)
+    return sent
 
 
 def scripted_person() -> HumanPlayer:
@@ -82,12 +98,17 @@ async def play_mixed(bridge, store, loopback, in_bridge: bool) -> list:
 
 
 async def test_random_against_players_asked_in_a_task_is_recorded_as_python_would_have(
-    bridge, tmp_path, loopback
+    bridge, tmp_path, loopback, sent_choices
 ):
     here = open_store(tmp_path / "python.db")
     there = open_store(tmp_path / "bridge.db")
     ours = await play_mixed(bridge, here, loopback, in_bridge=False)
+    sent_by_python = len(sent_choices)
+    sent_choices.clear()
     theirs = await play_mixed(bridge, there, loopback, in_bridge=True)
+    # The bridge chose for the random side (on p1 at each turn; on p2 only where p1 was not
+    # asked in the same step, as its forced switches): 29 of 97 choices in one run.
+    assert len(sent_choices) <= sent_by_python - 10
     assert [(r.status, r.winner, r.turns) for r in theirs] == [
         (r.status, r.winner, r.turns) for r in ours
     ]
@@ -98,9 +119,10 @@ async def test_random_against_players_asked_in_a_task_is_recorded_as_python_woul
     there.close()
 
 
-async def both_ways(bridge, tmp_path, games, name: str) -> None:
+async def both_ways(bridge, tmp_path, games, name: str, sent: list[str]) -> None:
     """Each (format, text, pair, p1, p2, turn_limit) played with and without the bridge
     choosing, one at a time; every export, event and decision the same."""
+    by_python = 0
     stores = {way: open_store(tmp_path / f"{name}-{way}.db") for way in (False, True)}
     results = {way: [] for way in (False, True)}
     for fmt, text, pair, p1, p2, limit in games:
@@ -108,9 +130,12 @@ async def both_ways(bridge, tmp_path, games, name: str) -> None:
             spec = GameSpec.new(
                 fmt, text, make_player(p1), make_player(p2), pair=pair, turn_limit=limit
             )
+            sent.clear()
             results[way].append(
                 await play_game(spec, bridge=bridge, store=stores[way], in_bridge=way)
             )
+            by_python += len(sent) if not way else -len(sent)
+    assert by_python > len(games)  # the bridge made choices Python made the other way
     for way in (False, True):
         stores[way].commit()
     for a, b in zip(results[False], results[True], strict=True):
@@ -126,7 +151,9 @@ async def both_ways(bridge, tmp_path, games, name: str) -> None:
         store.close()
 
 
-async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(bridge, tmp_path):
+async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(
+    bridge, tmp_path, sent_choices
+):
     # Seed "many", pair 63 (test_games.py): random against random, p1 uses Revival Blessing at
     # turn 47 and chooses whom to revive (a forced choice). Each game is cut at the turn after
     # one of its forced switches (the switch is then the last choice before the tie), at 47
@@ -141,10 +168,12 @@ async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(b
         for (p1, p2), limits in cuts.items()
         for limit in limits
     ]
-    await both_ways(bridge, tmp_path, games, "revival")
+    await both_ways(bridge, tmp_path, games, "revival", sent_choices)
 
 
-async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(bridge, tmp_path):
+async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(
+    bridge, tmp_path, sent_choices
+):
     # Generation 7 (mega evolution, z-moves, Hidden Power, Return) and 8 (dynamax): requests the
     # bridge leaves to Python, the random bot on either seat against Python's bots.
     games = [
@@ -154,4 +183,4 @@ async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(
             (("random", "random"), ("random", "heuristic"), ("max-damage", "random"))
         )
     ]
-    await both_ways(bridge, tmp_path, games, "gimmicks")
+    await both_ways(bridge, tmp_path, games, "gimmicks", sent_choices)
