@@ -8,16 +8,21 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+import subprocess
 
 import msgspec
 import pytest
 
+from pokeview import paths
 from pokeview.battle import seeds
+from pokeview.battle.actions import legal_actions
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
 from pokeview.players.human import HumanPlayer
+from pokeview.players.random_choice import random_choice
 from pokeview.sim import client
+from pokeview.sim.request import BadRequest, decode_request
 from pokeview.store import open_store
 from tests.helpers import llm
 from tests.integration.test_bridge_plays import everything
@@ -184,3 +189,70 @@ async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(
         )
     ]
     await both_ways(bridge, tmp_path, games, "gimmicks", sent_choices)
+
+
+def test_the_bridges_choice_is_pythons_for_requests_with_odd_field_values():
+    # Every field the two read, given values of each JSON kind where Showdown's types allow more
+    # than one (empty lists and objects, empty strings, 0, null): where the bridge chooses, it
+    # chooses what random_choice.py does (where it does not, Python chooses, as before).
+    draws = random.Random(3301)
+    odd = [True, False, "", "x", 0, 1, [], {}, None, [None], {"a": 1}, "Fire"]
+    names = ["Alpha", "Bravo", "Charlie", "Delta", "Echo", "Foxtrot"]
+
+    def maybe(target: dict, key: str, p: float) -> None:
+        if draws.random() < p:
+            target[key] = draws.choice(odd)
+
+    def move() -> dict:
+        found = {"move": "M", "id": draws.choice(["tackle", "thunder", "thunderbolt", "uturn"])}
+        maybe(found, "disabled", 0.3)
+        if draws.random() < 0.7:
+            found["pp"], found["maxpp"] = draws.choice([0, 5, None]), draws.choice([0, 5, None])
+        return found
+
+    def request() -> dict:
+        team = []
+        for n in range(draws.randint(1, 6)):
+            name = draws.choice(["pikachu", "Alpha"]) if draws.random() < 0.1 else names[n]
+            mon = {"ident": f"p1: {name}", "details": "X, L80"}
+            mon["condition"] = draws.choice(["100/100", "0 fnt", "50/100 par"])
+            maybe(mon, "active", 0.4)
+            maybe(mon, "reviving", 0.15)
+            team.append(mon)
+        made: dict = {"side": {"pokemon": team}}
+        if draws.random() < 0.8:
+            active = {"moves": [move() for _ in range(draws.randint(0, 4))]}
+            for key in ("trapped", "canTerastallize", "canMegaEvo", "canDynamax", "maxMoves"):
+                maybe(active, key, 0.12)
+            made["active"] = [active]
+        if draws.random() < 0.3:
+            made["forceSwitch"] = draws.choice([[True], [False]])
+        return made
+
+    cases = [(request(), draws.getrandbits(64)) for _ in range(6000)]
+    module = paths.bridge_script().parent / "bridge" / "random_choice.js"
+    program = (
+        f"const {{randomChoice}} = require({json.dumps(str(module))});"
+        "const cases = JSON.parse(require('fs').readFileSync(0, 'utf8'));"
+        "console.log(JSON.stringify(cases.map(([r, s]) => randomChoice(r, BigInt(s)))));"
+    )
+    node = subprocess.run(
+        ["node", "-e", program],
+        input=json.dumps([[r, str(s)] for r, s in cases]),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    chosen = 0
+    for (raw, seed), theirs in zip(cases, json.loads(node.stdout), strict=True):
+        request_ = decode_request(json.dumps(raw).encode())
+        try:
+            actions = legal_actions(request_)
+        except BadRequest:
+            continue  # the game loop stops there in either case, before any choice
+        if theirs is None:
+            continue
+        index = random_choice(request_, actions, seed)
+        assert index is not None and actions[index].choice == theirs, raw
+        chosen += 1
+    assert chosen > 1000
