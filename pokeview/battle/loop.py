@@ -302,6 +302,8 @@ class _Game:
     def requested(
         self, side: str, request: Request, request_json: msgspec.Raw, chosen: Chosen | None = None
     ) -> None:
+        if chosen and side not in self.in_bridge:
+            raise _HarnessFailed(f"the bridge chose for {side}, a side it does not play")
         if self.views[side].turn >= self.spec.turn_limit and not request.force_switch:
             if chosen:
                 raise _HarnessFailed(f"the bridge chose for {side} past the turn limit")

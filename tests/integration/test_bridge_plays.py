@@ -25,7 +25,7 @@ from pokeview.store import open_store
 from pokeview.store.events import EventKind
 from tests.integration.test_words_later import steady
 
-# 40 seeded games: random against random in five generations, random against the bots Python
+# 40 seeded games: random against random in six generations, random against the bots Python
 # plays on either seat (the choices then reach Showdown in Python's order), and games cut at a
 # turn limit (Python ends those, and the bridge must stop choosing there).
 GAMES = (
@@ -186,4 +186,34 @@ async def test_random_bots_in_gen9_get_a_choice_from_python_only_after_a_refusal
         assert len(decisions) > 20
         assert len(choices) == len(decisions) + sum(len(d.refusals) for d in decisions)
         assert (await verify_game(bridge, store, result.game_id)).ok
+    store.close()
+
+
+async def test_a_choice_for_a_side_the_bridge_does_not_play_stops_the_game(
+    bridge, tmp_path, monkeypatch
+):
+    # The bridge told to play both sides where Python plays p2 (max-damage): Python refuses to
+    # record its choice as max-damage's, even where the two would agree.
+    from pokeview.battle import loop
+
+    told = loop._Game.start_spec
+
+    def both_sides(self):
+        start = told(self)
+        start.autoplay.sides = ["p1", "p2"]
+        return start
+
+    monkeypatch.setattr(loop._Game, "start_spec", both_sides)
+    store = open_store(tmp_path / "side.db")
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("side", 0),
+        p1=make_player("random"),
+        p2=make_player("max-damage"),
+        seed_text="side",
+    )
+    result = await play_game(spec, bridge=bridge, store=store)
+    assert result.status == "interrupted"
+    assert result.error and "a side it does not play" in result.error
+    assert not store.decisions(result.game_id, "p2")
     store.close()

@@ -105,6 +105,7 @@ function orderList(request) {
   const names = side.map((/** @type {any} */ mon) => mon.ident.slice(4));
   if (new Set(names).size !== names.length) return null;
   for (const name of names) if (!isAscii(name) || name.toLowerCase() === name) return null;
+  if (Array.isArray(request.active) && !request.active.length) return null; // Python's IndexError
   const active = request.active ? request.active[0] : null;
   if (active && (truthy(active.canMegaEvo) || truthy(active.canZMove) || truthy(active.canDynamax) ||
     truthy(active.maxMoves) || truthy(active.canUltraBurst))) return null;

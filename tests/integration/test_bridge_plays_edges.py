@@ -1,7 +1,8 @@
-"""Review of the random bot played in the bridge (issue 33): the random bot against players
-Python asks in a task (a model on loopback, a person), on either seat. The bridge then chooses
-for the random side while the other side's answer is still on its way; the record must be the
-one Python choosing both would have made."""
+"""The random bot played in the bridge, at its edges: against players Python asks in a task (a
+model on loopback, a person) on either seat, where the bridge chooses for the random side while
+the other side's answer is on its way; Revival Blessing and forced switches at the turn limit;
+generations 7 and 8 (mega, z-moves, dynamax, left to Python); and requests with odd field values.
+In each, the record is the one Python choosing both sides would have made."""
 
 from __future__ import annotations
 
