@@ -84,11 +84,12 @@ function bridgeAll(games) {
 
 /** @param {Game[]} games */
 function autoplayAll(games) {
-  const {answer} = require(path.resolve(checkout, 'pokeview/sim/bridge/autoplay'));
+  const {answer, settle} = require(path.resolve(checkout, 'pokeview/sim/bridge/autoplay'));
   games.forEach(({seed, log}, n) => {
     const autoplay = {seed, sides: ['p1', 'p2'], turn_limit: 1000};
     const hosted = new HostedBattle(`b${ids++}`, {words: [], autoplay});
     answer(hosted, hosted.write(log.filter(starts)), true);
+    settle(hosted); // played through now, as the bridge does on a later turn of its event loop
     // Where the bridge leaves a choice to Python (after a refusal), the recorded one is sent:
     // the next turn's line of the side still to choose (Showdown logs a turn's choices at once).
     const battle = hosted.stream.battle;
@@ -97,6 +98,7 @@ function autoplayAll(games) {
       const wanted = next.find((line) => !battle.getSide(/** @type {any} */ (line.slice(1, 3))).isChoiceDone());
       if (!wanted) break;
       answer(hosted, hosted.write([wanted]), false);
+      settle(hosted);
     }
     if (!battle || battle.inputLog.join('\n') !== log.join('\n')) throw new Error(`game ${n} played otherwise than its log`);
   });

@@ -23,7 +23,7 @@ const {HostedBattle} = require('./bridge/battle');
 const {startCommands} = require('./bridge/start');
 const {follow} = require('./bridge/follow');
 const {out} = require('./bridge/output');
-const {answer} = require('./bridge/autoplay');
+const {answer, settle, abandon, onFailure} = require('./bridge/autoplay');
 const {readMessages} = require('./bridge/lines');
 
 const SHOWDOWN_VERSION = packages.need('pokemon-showdown/package.json').version;
@@ -66,19 +66,24 @@ function handle(msg) {
     case 'choose':
     case 'tie': {
       const hosted = hostedBattle(id);
+      settle(hosted);
       const line = msg.op === 'tie' ? '>forcetie' : `>${msg.side} ${msg.choice}`;
       answer(hosted, hosted.write([line]), false); // sent if it says something, and played on
       return;
     }
     case 'end': { // how an input log ended without a choice: a forfeit, a loss on time, a tie
       const hosted = hostedBattle(id);
+      settle(hosted);
       if (!/^>(forcelose p[12]|forcewin p[12]|forcetie)$/.test(msg.line)) throw new Error(`not an ending: ${msg.line}`);
       answer(hosted, hosted.write([msg.line]), true);
       return;
     }
-    case 'close':
+    case 'close': {
+      const hosted = battles.get(id);
+      if (hosted) abandon(hosted);
       battles.delete(id);
       return;
+    }
     case 'follow': // a replay log, for importing it: no battle is kept
       out({battle: id, type: 'followed', pieces: follow(msg.lines || [])});
       return;
@@ -94,10 +99,20 @@ function handle(msg) {
   }
 }
 
-readMessages(handle, (err, msg) => {
-  /** @type {string | undefined} */
-  const id = msg && msg.battle;
-  if (id !== undefined) battles.delete(id);
+/**
+ * A command, or a game the bridge played on by itself, failed: its battle (if any) is gone.
+ * @param {string | undefined} id
+ * @param {unknown} err
+ */
+function crashed(id, err) {
+  if (id !== undefined) {
+    const hosted = battles.get(id);
+    if (hosted) abandon(hosted);
+    battles.delete(id);
+  }
   out({battle: id === undefined ? null : id, type: 'crash', message: String((err instanceof Error && err.message) || err)});
-});
+}
+
+onFailure(crashed);
+readMessages(handle, (err, msg) => crashed(msg && msg.battle, err));
 out({type: 'ready', showdown: SHOWDOWN_VERSION, pid: process.pid});

@@ -84,30 +84,103 @@ function saysSomething(step) {
 }
 
 /**
- * Send a command's step to Python, and play on as far as the bridge may: each choice it makes is
- * written as Python would have written it, and each step that makes is sent and answered in turn.
- * @param {import('./battle').HostedBattle} hosted
- * @param {Step} step  what the command just written produced
- * @param {boolean} always  send the step even if it says nothing (a start's)
+ * A game the bridge plays on by itself: its steps made and not yet answered.
+ * @typedef {{hosted: import('./battle').HostedBattle, queue: [Step, number][], n: number,
+ *   python: boolean, always: boolean}} PlayingOn
  */
-function answer(hosted, step, always) {
-  /** @type {[Step, number][]} */
-  const queue = [[step, hosted.turn()]];
-  let python = false;
-  for (let n = 0; n < queue.length; n++) {
-    const [next, turn] = queue[n];
+
+// Games played on wait here, and are played one a turn of the event loop: a command for another
+// battle (a model's or a person's choice) then waits for one game at most, not for every game
+// started in one read (16 starts come in one).
+/** @type {PlayingOn[]} */
+const waiting = [];
+let scheduled = false;
+/** @type {(battle: string, err: unknown) => void} */
+let failed = () => {};
+
+/**
+ * Who is told when a game played on later throws (the bridge: that battle is gone).
+ * @param {(battle: string, err: unknown) => void} handler
+ */
+function onFailure(handler) {
+  failed = handler;
+}
+
+/**
+ * Answer the steps of a game played on, from the next one, at most `limit` of them: each choice
+ * the bridge makes is written as Python would have written it, and the step it makes is queued.
+ * @param {PlayingOn} game
+ * @param {number} limit
+ */
+function advance(game, limit) {
+  const {hosted, queue} = game;
+  for (; game.n < queue.length && limit > 0; game.n++, limit--) {
+    const [next, turn] = queue[game.n];
     /** @type {[string, string][]} */
     let made = [];
-    if (hosted.autoplay) ({made, python} = hosted.autoplay.choices(next, turn, python));
-    if ((n === 0 && always) || saysSomething(next)) outStep(next);
+    if (hosted.autoplay) ({made, python: game.python} = hosted.autoplay.choices(next, turn, game.python));
+    if ((game.n === 0 && game.always) || saysSomething(next)) outStep(next);
     for (const [side, choice] of made) {
       const written = hosted.write([`>${side} ${choice}`]);
       queue.push([written, hosted.turn()]);
     }
   }
-  // A game played through goes to Python now, to be recorded while the next command plays,
-  // not with the rest of this read's answers (16 games' starts come in one read).
-  if (queue.length > 1) flush();
 }
 
-module.exports = {Autoplay, answer};
+/**
+ * Send a command's step to Python and answer it; the rest of the game the bridge plays on by
+ * itself waits its turn (`playWaiting`).
+ * @param {import('./battle').HostedBattle} hosted
+ * @param {Step} step  what the command just written produced
+ * @param {boolean} always  send the step even if it says nothing (a start's)
+ */
+function answer(hosted, step, always) {
+  /** @type {PlayingOn} */
+  const game = {hosted, queue: [[step, hosted.turn()]], n: 0, python: false, always};
+  advance(game, 1);
+  if (game.n < game.queue.length) {
+    hosted.playingOn = game;
+    waiting.push(game);
+    if (!scheduled) {
+      scheduled = true;
+      setImmediate(playWaiting);
+    }
+  }
+}
+
+/**
+ * Before a command for this battle is written: what the bridge still had to play of it is
+ * played first, so that Showdown gets every choice in the order Python would have sent them.
+ * @param {import('./battle').HostedBattle} hosted
+ */
+function settle(hosted) {
+  const game = hosted.playingOn;
+  hosted.playingOn = null;
+  if (game) advance(game, Infinity);
+}
+
+/** @param {import('./battle').HostedBattle} hosted  a battle closed: nothing more is played */
+function abandon(hosted) {
+  hosted.playingOn = null;
+}
+
+function playWaiting() {
+  scheduled = false;
+  const game = waiting.shift();
+  if (game && game.hosted.playingOn === game) { // not settled or closed since
+    game.hosted.playingOn = null;
+    try {
+      advance(game, Infinity);
+    } catch (err) {
+      failed(game.hosted.id, err);
+    }
+    // The game goes to Python now, to be recorded while the next one plays.
+    flush();
+  }
+  if (waiting.length && !scheduled) {
+    scheduled = true;
+    setImmediate(playWaiting);
+  }
+}
+
+module.exports = {Autoplay, answer, settle, abandon, onFailure};

@@ -72,6 +72,8 @@ class HostedBattle {
     this.keepSent = !fromInputLog;
     this.whole = whole;
     this.autoplay = autoplay ? new Autoplay(autoplay) : null;
+    /** @type {import('./autoplay').PlayingOn | null} what the bridge still plays of it by itself */
+    this.playingOn = null;
   }
 
   /** The battle's turn now (0 before it starts). */
