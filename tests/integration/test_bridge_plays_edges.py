@@ -57,8 +57,28 @@ def scripted_person() -> HumanPlayer:
 
 
 def readable(store, game_id: int):
-    """`everything`, with the timings inside a decision's detail (a model's latency) left out."""
-    return steady(unpacked(msgspec.to_builtins(everything(store, game_id))))
+    """`everything`, with the timings inside a decision's detail (a model's latency) left out,
+    and a model's streamed texts joined: how a stream is cut into events, and where those fall
+    among the other side's, follows timing (as `benchmarks/fingerprint.py` joins them)."""
+    game = steady(unpacked(msgspec.to_builtins(everything(store, game_id))))
+    game["events"], game["streams"] = streams_joined(game["events"], lambda e: (e[0], e[1], e[2]))
+    game["json"]["events"], game["json_streams"] = streams_joined(
+        game["json"]["events"], lambda e: (e.get("kind"), e.get("side"), e.get("data"))
+    )
+    return game
+
+
+def streams_joined(events: list, parts) -> tuple[list, dict[str, str]]:
+    """The events without a model's streamed ones, and those joined into whole texts."""
+    kept, texts = [], {}
+    for event in events:
+        kind, side, data = parts(event)
+        if kind in ("reasoning", "answer") and isinstance(data, dict):
+            key = f"{kind}|{side}|{data.get('idx')}|{data.get('attempt')}"
+            texts[key] = texts.get(key, "") + str(data.get("delta", ""))
+        else:
+            kept.append(event)
+    return kept, texts
 
 
 def unpacked(value):
@@ -119,8 +139,10 @@ async def test_random_against_players_asked_in_a_task_is_recorded_as_python_woul
         (r.status, r.winner, r.turns) for r in ours
     ]
     assert all(r.status == "finished" for r in ours)
-    for a, b in zip(ours, theirs, strict=True):
-        assert readable(there, b.game_id) == readable(here, a.game_id)
+    for n, (a, b) in enumerate(zip(ours, theirs, strict=True)):
+        theirs_read = readable(there, b.game_id)
+        assert theirs_read == readable(here, a.game_id)
+        assert bool(theirs_read["streams"]) == (n < 2)  # the model's games stream their texts
     here.close()
     there.close()
 
