@@ -11,7 +11,6 @@ import subprocess
 from typing import Any
 
 import orjson
-import pytest
 
 from pokeview import paths
 from pokeview.battle import seeds
@@ -20,7 +19,6 @@ from pokeview.battle.spec import GameSpec
 from pokeview.battle.verify import verify_game
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
-from pokeview.sim import client
 from pokeview.store import open_store
 from pokeview.store.events import EventKind
 from tests.integration.test_words_later import steady
@@ -72,20 +70,6 @@ def everything(store, game_id: int) -> dict[str, Any]:
             for d in store.decisions(game_id, side)
         ],
     }
-
-
-@pytest.fixture
-def counted_choices(monkeypatch) -> list[str]:
-    """Each choice Python sends the bridge, by side's player name."""
-    sent: list[str] = []
-    original = client.BattleChannel.choose
-
-    def choose(self, side: str, choice: str) -> None:
-        sent.append(side)
-        original(self, side, choice)
-
-    monkeypatch.setattr(client.BattleChannel, "choose", choose)
-    return sent
 
 
 async def test_games_the_bridge_plays_are_recorded_as_python_would_have(

@@ -12,7 +12,6 @@ import random
 import subprocess
 
 import msgspec
-import pytest
 
 from pokeview import paths
 from pokeview.battle import seeds
@@ -22,26 +21,11 @@ from pokeview.battle.spec import GameSpec
 from pokeview.players import make_player
 from pokeview.players.human import HumanPlayer
 from pokeview.players.random_choice import random_choice
-from pokeview.sim import client
 from pokeview.sim.request import BadRequest, decode_request
 from pokeview.store import open_store
 from tests.helpers import llm
 from tests.integration.test_bridge_plays import everything
 from tests.integration.test_words_later import steady
-
-
-@pytest.fixture
-def sent_choices(monkeypatch) -> list[str]:
-    """The side of each choice Python sends the bridge (as test_bridge_plays.py counts them)."""
-    sent: list[str] = []
-    original = client.BattleChannel.choose
-
-    def choose(self, side: str, choice: str) -> None:
-        sent.append(side)
-        original(self, side, choice)
-
-    monkeypatch.setattr(client.BattleChannel, "choose", choose)
-    return sent
 
 
 def scripted_person() -> HumanPlayer:
@@ -124,17 +108,17 @@ async def play_mixed(bridge, store, loopback, in_bridge: bool) -> list:
 
 
 async def test_random_against_players_asked_in_a_task_is_recorded_as_python_would_have(
-    bridge, tmp_path, loopback, sent_choices
+    bridge, tmp_path, loopback, counted_choices
 ):
     here = open_store(tmp_path / "python.db")
     there = open_store(tmp_path / "bridge.db")
     ours = await play_mixed(bridge, here, loopback, in_bridge=False)
-    sent_by_python = len(sent_choices)
-    sent_choices.clear()
+    sent_by_python = len(counted_choices)
+    counted_choices.clear()
     theirs = await play_mixed(bridge, there, loopback, in_bridge=True)
     # The bridge chose for the random side (on p1 at each turn; on p2 only where p1 was not
     # asked in the same step, as its forced switches): 29 of 97 choices in one run.
-    assert len(sent_choices) <= sent_by_python - 10
+    assert len(counted_choices) <= sent_by_python - 10
     assert [(r.status, r.winner, r.turns) for r in theirs] == [
         (r.status, r.winner, r.turns) for r in ours
     ]
@@ -180,7 +164,7 @@ async def both_ways(bridge, tmp_path, games, name: str, sent: list[str]) -> None
 
 
 async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(
-    bridge, tmp_path, sent_choices
+    bridge, tmp_path, counted_choices
 ):
     # Seed "many", pair 63 (test_games.py): random against random, p1 uses Revival Blessing at
     # turn 47 and chooses whom to revive (a forced choice). Each game is cut at the turn after
@@ -196,11 +180,11 @@ async def test_revival_blessing_and_forced_switches_just_before_the_turn_limit(
         for (p1, p2), limits in cuts.items()
         for limit in limits
     ]
-    await both_ways(bridge, tmp_path, games, "revival", sent_choices)
+    await both_ways(bridge, tmp_path, games, "revival", counted_choices)
 
 
 async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(
-    bridge, tmp_path, sent_choices
+    bridge, tmp_path, counted_choices
 ):
     # Generation 7 (mega evolution, z-moves, Hidden Power, Return) and 8 (dynamax): requests the
     # bridge leaves to Python, the random bot on either seat against Python's bots.
@@ -211,7 +195,7 @@ async def test_gimmick_generations_with_the_bridge_choosing_beside_python_sides(
             (("random", "random"), ("random", "heuristic"), ("max-damage", "random"))
         )
     ]
-    await both_ways(bridge, tmp_path, games, "gimmicks", sent_choices)
+    await both_ways(bridge, tmp_path, games, "gimmicks", counted_choices)
 
 
 def test_the_bridges_choice_is_pythons_for_requests_with_odd_field_values():
