@@ -324,8 +324,7 @@ class _Game:
         """Record the choice the bridge made and sent for a side it plays, once it is the one
         the side's player makes here (a difference would be a bug: the game then stops)."""
         pending = self.pending[side]
-        seed = seeds.decision_seed(self.spec.seed, side, pending.index * 100)
-        index = random_choice(pending.request, pending.actions, seed)
+        index = random_choice(pending.request, pending.actions, self.decision_seed(side))
         ours = None if index is None else pending.actions[index].choice
         if index is None or ours != chosen.choice:
             raise _HarnessFailed(
@@ -368,6 +367,14 @@ class _Game:
 
     # -- decisions -----------------------------------------------------------------------
 
+    def decision_seed(self, side: str) -> int:
+        """The seed of a side's pending decision (its player's randomness): each decision, and
+        each try after a refusal, has its own (the bridge draws the random bot's from the same
+        formula: sim/bridge/random_choice.js)."""
+        pending = self.pending[side]
+        index = pending.index * 100 + len(pending.refusals)
+        return seeds.decision_seed(self.spec.seed, side, index)
+
     def context(self, side: str, refusal: str | None) -> DecisionContext:
         pending = self.pending[side]
         refused: list[Action] = []
@@ -382,9 +389,7 @@ class _Game:
             request=pending.request,
             request_json=pending.request_json,
             actions=pending.actions,
-            seed=seeds.decision_seed(
-                self.spec.seed, side, pending.index * 100 + len(pending.refusals)
-            ),
+            seed=self.decision_seed(side),
             refusal=refusal,
             refused=refused,
             updates=self.updates_for(side),
