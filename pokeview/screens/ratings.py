@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.console import Group, RenderableType
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
@@ -28,8 +28,10 @@ from pokeview.screens.navigation import back
 from pokeview.text import games_count
 
 AXIS_WIDTH = 36  # the widest axis; narrower screens get a shorter one, never a cut one
-WIDE = 110
-ALL_GAMES = "all games"  # from this width the table also shows the intervals in numbers
+WIDE = 110  # from this width the table also shows the intervals in numbers
+ALL_GAMES = "all games"
+AXIS_MIN = 10
+NAME_MIN = 12
 
 
 def interval_bar(
@@ -53,14 +55,10 @@ def interval_bar(
     return bar
 
 
-def axis_width(width: int, name_width: int) -> int:
-    """The axis that fits beside the other columns at `width` (each column costs 3 cells of
-    border and padding): at 80 columns about 20 cells, from 110 the full 36."""
-    if width >= WIDE:
-        others, columns = name_width + 4 + 12 + 5 + 7 + 11, 7  # Elo, both intervals, counts
-    else:
-        others, columns = name_width + 4 + 5 + 7 + 5, 6  # the win rate without its interval
-    return max(10, min(AXIS_WIDTH, width - others - 3 * columns - 1))
+def axis_width(width: int, name_width: int, others: int) -> int:
+    """The axis that fits beside the other columns at `width` (`others`: the cells they take,
+    borders and padding included): at 80 columns about 20 cells, from 110 the full 36."""
+    return max(AXIS_MIN, min(AXIS_WIDTH, width - name_width - others))
 
 
 def heat(score: float) -> str:
@@ -94,112 +92,12 @@ def render_report(report: Report, width: int = 140) -> Group:
     if not report.players:
         parts.append(Text("No finished games to rate yet.", style="dim"))
         return Group(*parts)
-    lo = min(p.low for p in report.players)
-    hi = max(p.high for p in report.players)
-    wide = width >= WIDE
-    # Wide, "(prov.)" follows the name on its line; narrow, it goes under it.
-    name_width = max(
-        len(literal(p.name)) + (8 if wide and p.provisional else 0) for p in report.players
-    )
-    axis = axis_width(width, name_width)
-    table = Table(
-        title=literal(
-            f"{report.scope}: {games_count(report.games)}",
-            "table.title",
-        ),
-        title_justify="left",
-        expand=False,
-    )
-    table.add_column("player", min_width=name_width)
-    table.add_column("Elo", justify="right")
-    if wide:
-        table.add_column("95% interval", justify="right")
-    table.add_column(f"on one axis, {lo:.0f} – {hi:.0f}", min_width=axis)
-    table.add_column("games", justify="right")
-    table.add_column("W-L-T", justify="right")
-    table.add_column("win % (95%)" if wide else "win %", justify="right")
-    for p in report.players:
-        name = literal(p.name, "bold")
-        if p.provisional:
-            # Narrow, on a line of its own: the column is then as wide as the longest name.
-            name.append(" (prov.)" if wide else "\n(prov.)", style="yellow")
-        win = f"{100 * p.win_rate:.0f}"
-        row: list[RenderableType] = [
-            name,
-            f"{p.rating:.0f}",
-            *([f"{p.low:.0f} – {p.high:.0f}"] if wide else []),
-            interval_bar(p.low, p.rating, p.high, lo, hi, axis),
-            str(p.games),
-            f"{p.wins}-{p.losses}-{p.ties}",
-            f"{win} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})" if wide else win,
-        ]
-        table.add_row(*row)
-    parts.append(table)
-    names = [p.name for p in report.players]
-    # Columns by number, rows by whole name: names too long for a column stay distinct.
-    # Narrow, the cells go without padding: five players' columns then fit in 80.
-    matrix = Table(
-        title="head to head: row's score against column (games)",
-        title_justify="left",
-        padding=(0, 1) if wide else (0, 0),
-    )
-    matrix.add_column("", min_width=name_width + 3)
-    for n in range(1, len(names) + 1):
-        matrix.add_column(str(n), justify="center")
-    for n, a in enumerate(names, 1):
-        cells: list[Text] = []
-        for b in names:
-            cell = report.head_to_head.get(a, {}).get(b)
-            if a == b or not cell:
-                cells.append(Text(""))
-            else:
-                score = cell[0] / cell[1]
-                said = f"{100 * score:.0f}% ({cell[1]})"
-                cells.append(Text(f" {said} " if wide else said, style=heat(score)))
-        matrix.add_row(literal(f"{n}. {a}"), *cells)
-    parts.append(matrix)
-    # Narrow, its cells go without padding too, and the names are kept whole (no_wrap): Rich
-    # then wraps the figures' headers and cells (`out` over `tok/dec`) to fit in 80, where it
-    # narrowed the names' column first, found it could not (its min_width) and cut the table.
-    figures = Table(
-        title="cost, tokens and reliability",
-        title_justify="left",
-        padding=(0, 1) if wide else (0, 0),
-    )
-    for column in (
-        "player",
-        "cost/game",
-        "out tok/dec",
-        "s/dec",
-        "re-ask",
-        "random pick",
-        "autopilot",
-    ):
-        figures.add_column(
-            column,
-            justify="left" if column == "player" else "right",
-            min_width=name_width if column == "player" else None,
-            no_wrap=column == "player",
-        )
-
-    def pct(x: float | None) -> str:
-        return "-" if x is None else f"{100 * x:.1f}%"
-
-    for p in report.players:
-        model = p.reask_rate is not None
-        est = " est." if p.tokens_estimated else ""
-        figures.add_row(
-            literal(p.name),
-            ("unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}{est}")
-            if model
-            else "-",
-            f"{p.output_tokens_per_decision:.0f}{est}" if p.output_tokens_per_decision else "-",
-            f"{(p.ms_per_decision or 0) / 1000:.2f}",
-            pct(p.reask_rate),
-            pct(p.random_pick_rate),
-            pct(p.autopilot_rate),
-        )
-    parts.append(figures)
+    table, name_width = ratings_table(report, width)
+    parts += [
+        table,
+        head_to_head(report, width, name_width),
+        figures_table(report, width, name_width),
+    ]
     if any(p.tokens_estimated for p in report.players):
         parts.append(literal(ESTIMATES_NOTE, "dim"))
     notes = (
@@ -210,6 +108,147 @@ def render_report(report: Report, width: int = 140) -> Group:
         notes += f" (prov.): provisional, fewer than {PROVISIONAL_UNDER} valid games."
     parts.append(literal(notes, "dim"))
     return Group(*parts)
+
+
+def ratings_table(report: Report, width: int) -> tuple[Table, int]:
+    """The ratings, and the width of their names' column, which the other tables share."""
+    lo = min(p.low for p in report.players)
+    hi = max(p.high for p in report.players)
+    wide = width >= WIDE
+    axis_header = f"on one axis, {lo:.0f} – {hi:.0f}"
+    figures_of = {
+        "Elo": [f"{p.rating:.0f}" for p in report.players],
+        **(
+            {"95% interval": [f"{p.low:.0f} – {p.high:.0f}" for p in report.players]}
+            if wide
+            else {}
+        ),
+        "games": [str(p.games) for p in report.players],
+        "W-L-T": [f"{p.wins}-{p.losses}-{p.ties}" for p in report.players],
+        "win % (95%)" if wide else "win %": [
+            f"{100 * p.win_rate:.0f} ({100 * p.win_low:.0f}–{100 * p.win_high:.0f})"
+            if wide
+            else f"{100 * p.win_rate:.0f}"
+            for p in report.players
+        ],
+    }
+    # The cells every column but the names' and the axis's takes: its widest text, and 3 cells
+    # of border and padding (and 1 for the table's last border).
+    others = 1 + 6 + sum(3 + max(map(len, [h, *cells])) for h, cells in figures_of.items())
+    axis_least = max(AXIS_MIN, len(axis_header) // 2 + 1)  # its header on two lines
+    # Wide, "(prov.)" follows the name on its line; narrow, it goes under it. A name longer
+    # than the room left wraps, where the table would otherwise run off the screen's edge.
+    name_width = min(
+        max(NAME_MIN, width - others - axis_least),
+        max(len(literal(p.name)) + (8 if wide and p.provisional else 0) for p in report.players),
+    )
+    axis = axis_width(width, name_width, others)
+    table = Table(
+        title=literal(f"{report.scope}: {games_count(report.games)}", "table.title"),
+        title_justify="left",
+        expand=False,
+    )
+    table.add_column("player", width=name_width, overflow="fold")
+    headers = list(figures_of)
+    at = 2 if wide else 1  # the axis comes after the Elo (and its interval in numbers)
+    for header in headers[:at]:
+        table.add_column(header, justify="right")
+    # The axis's header wraps to the bars' width, where it would widen the table past the edge.
+    table.add_column(axis_header, min_width=axis, max_width=max(axis, axis_least))
+    for header in headers[at:]:
+        table.add_column(header, justify="right")
+    for n, p in enumerate(report.players):
+        name = literal(p.name, "bold")
+        if p.provisional:
+            # Narrow, on a line of its own: the column is then as wide as the longest name.
+            name.append(" (prov.)" if wide else "\n(prov.)", style="yellow")
+        cells = [figures_of[h][n] for h in headers]
+        bar = interval_bar(p.low, p.rating, p.high, lo, hi, axis)
+        table.add_row(name, *cells[:at], bar, *cells[at:])
+    return table, name_width
+
+
+def head_to_head(report: Report, width: int, name_width: int) -> Table:
+    """Columns by number, rows by whole name: names too long for a column stay distinct.
+    Narrow, the cells go without padding: five players' columns then fit in 80."""
+    wide = width >= WIDE
+    pad = 2 if wide else 0
+    names = [p.name for p in report.players]
+    rows: list[list[Text]] = []
+    for n, a in enumerate(names, 1):
+        row = [literal(f"{n}. {a}")]
+        for b in names:
+            cell = report.head_to_head.get(a, {}).get(b)
+            if a == b or not cell:
+                row.append(Text(""))
+            else:
+                score = cell[0] / cell[1]
+                said = f"{100 * score:.0f}% ({cell[1]})"
+                row.append(Text(f" {said} " if wide else said, style=heat(score)))
+        rows.append(row)
+    matrix = Table(
+        title="head to head: row's score against column (games)",
+        title_justify="left",
+        padding=(0, pad // 2),
+    )
+    # The names' column is as wide as the longest name, or what leaves the scores whole (a
+    # column of fixed width, which Rich does not narrow).
+    scores = 1 + sum(
+        1 + pad + max(len(str(n)), *(len(row[n].plain) for row in rows))
+        for n in range(1, len(names) + 1)
+    )
+    matrix.add_column(
+        "", width=min(name_width + 3, max(NAME_MIN, width - scores - pad)), overflow="fold"
+    )
+    for n in range(1, len(names) + 1):
+        matrix.add_column(str(n), justify="center")
+    for row in rows:
+        matrix.add_row(*row)
+    return matrix
+
+
+def _percent(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def figures_table(report: Report, width: int, name_width: int) -> Table:
+    """Cost, tokens and reliability. Narrow, its cells go without padding too. The names'
+    column is as wide as the longest name, or what leaves each figure's longest word whole (a
+    column of fixed width, which Rich does not narrow): Rich then wraps the figures' headers
+    (`out` over `tok/dec`)."""
+    pad = 2 if width >= WIDE else 0
+    rows: list[list[str]] = []
+    for p in report.players:
+        model = p.reask_rate is not None
+        est = " est." if p.tokens_estimated else ""
+        cost = "unknown" if p.cost_per_game is None else f"${p.cost_per_game:.4f}{est}"
+        tokens = p.output_tokens_per_decision
+        rows.append(
+            [
+                cost if model else "-",
+                f"{tokens:.0f}{est}" if tokens else "-",
+                f"{(p.ms_per_decision or 0) / 1000:.2f}",
+                _percent(p.reask_rate),
+                _percent(p.random_pick_rate),
+                _percent(p.autopilot_rate),
+            ]
+        )
+    headers = ["cost/game", "out tok/dec", "s/dec", "re-ask", "random pick", "autopilot"]
+    words = 1 + sum(
+        1 + pad + max(len(w) for text in [h, *(row[n] for row in rows)] for w in text.split())
+        for n, h in enumerate(headers)
+    )
+    figures = Table(
+        title="cost, tokens and reliability", title_justify="left", padding=(0, pad // 2)
+    )
+    figures.add_column(
+        "player", width=min(name_width, max(NAME_MIN, width - words - pad - 1)), overflow="fold"
+    )
+    for header in headers:
+        figures.add_column(header, justify="right", overflow="fold")
+    for p, row in zip(report.players, rows, strict=True):
+        figures.add_row(literal(p.name), *row)
+    return figures
 
 
 def render_findings(f: Findings) -> Group:

@@ -89,3 +89,36 @@ async def test_a_run_is_rated_from_the_run_list_and_picked_on_the_screen(tmp_pat
         await settle(pilot, lambda: "all games: 5 games" in text_of(report))
         scope.value = "small"
         await settle(pilot, lambda: "run small: 2 games" in text_of(report))
+
+
+LONG_NAME = "openai:gpt-4.1-mini-2025-04-14 (reasoning high, temperature 0.7, prompt v3, run B)"
+
+
+def long_named(doc: dict) -> None:
+    """A player whose name is wider than half an 80-column screen."""
+    if doc["game"]["p1"] == "heuristic" and doc["game"]["p2"] == "max-damage":
+        doc["game"]["p1"] = LONG_NAME
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_a_name_too_long_for_the_screen_wraps_and_every_table_fits(tmp_path, size):
+    db = build_db(tmp_path / "games.db", mutate=long_named)
+    app = make_app(db, lambda: RatingsScreen(db))
+    async with app.run_test(size=size) as pilot:
+        report = app.screen.query_one("#report", Static)
+        await settle(pilot, lambda: "head to head" in text_of(report))
+        await pilot.pause(0.1)
+        shown = as_shown(report)
+        tops = [line.rstrip() for line in shown.splitlines() if line.startswith("┏")]
+        assert len(tops) == 3  # ratings, head to head, figures
+        for top in tops:  # each table's right edge is in view
+            assert top.endswith("┓"), top
+        assert "…" not in shown  # nothing cut
+        # The name, whole in each table, over as many lines as it takes.
+        for part in ("all games:", "head to head", "cost, tokens"):
+            table = shown[shown.index(part) :]
+            table = table[: table.index("└")]
+            cells = " ".join(
+                line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 2
+            )
+            assert LONG_NAME.replace(" ", "") in cells.replace(" ", ""), (part, cells)
