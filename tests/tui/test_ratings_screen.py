@@ -27,41 +27,50 @@ def as_shown(widget: Static) -> str:
     return console.export_text()
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
-async def test_names_are_whole_and_distinct_and_bars_are_whole(tmp_path, size):
-    db = build_db(tmp_path / "games.db", mutate=slow_model)
+async def report_shown(tmp_path, size: tuple[int, int], mutate=None) -> str:
+    """The ratings screen's report on the recordings, as a terminal of `size` shows it."""
+    db = build_db(tmp_path / "games.db", mutate=mutate)
     app = make_app(db, lambda: RatingsScreen(db))
     async with app.run_test(size=size) as pilot:
         report = app.screen.query_one("#report", Static)
         await settle(pilot, lambda: "head to head" in text_of(report))
         await pilot.pause(0.1)
-        shown = as_shown(report)
-        assert "…" not in shown  # nothing cut: no name, no bar
-        head_to_head = shown[shown.index("head to head") :]
-        assert "llm:loopback-slow" in head_to_head
-        assert "llm:loopback " in head_to_head or "llm:loopback\n" in head_to_head
-        bars = [line for line in shown.splitlines() if "●" in line]
-        assert len(bars) == 5  # one per player, each whole on its line
+        return as_shown(report)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_names_are_whole_and_distinct_and_bars_are_whole(tmp_path, size):
+    shown = await report_shown(tmp_path, size, slow_model)
+    assert "…" not in shown  # nothing cut: no name, no bar
+    head_to_head = shown[shown.index("head to head") :]
+    assert "llm:loopback-slow" in head_to_head
+    assert "llm:loopback " in head_to_head or "llm:loopback\n" in head_to_head
+    bars = [line for line in shown.splitlines() if "●" in line]
+    assert len(bars) == 5  # one per player, each whole on its line
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36)])
+async def test_the_head_to_head_table_is_whole(tmp_path, size):
+    """With five players its last column was cut at 80 columns ("│ 10" for "100% (4)")."""
+    shown = await report_shown(tmp_path, size, slow_model)
+    lines = shown[shown.index("head to head") :].splitlines()[1:]
+    table = lines[: next(n for n, line in enumerate(lines) if line.startswith("└")) + 1]
+    assert len(table) == 9, table  # top, header, rule, 5 players, bottom
+    assert all(line.rstrip()[-1] in "┓┃┩│┘" for line in table), "\n".join(table)
 
 
 async def test_at_80x24_the_figures_table_shows_every_column_whole(tmp_path):
-    db = build_db(tmp_path / "games.db", mutate=slow_model)  # a 17-character name
-    app = make_app(db, lambda: RatingsScreen(db))
-    async with app.run_test(size=(80, 24)) as pilot:
-        report = app.screen.query_one("#report", Static)
-        await settle(pilot, lambda: "head to head" in text_of(report))
-        await pilot.pause(0.1)
-        shown = as_shown(report)
-        lines = shown[shown.index("cost, tokens and reliability") :].splitlines()[1:]
-        top = next(i for i, line in enumerate(lines) if line.startswith("┏"))
-        rule = next(i for i, line in enumerate(lines) if line.startswith("┡"))
-        assert lines[top].rstrip().endswith("┓"), lines[top]  # its right edge is in view
-        # Each column's header, whole in its cell (wrapped onto lines as Rich wraps them).
-        cells = [line.rstrip().split("┃")[1:-1] for line in lines[top + 1 : rule]]
-        headers = [" ".join(" ".join(column).split()) for column in zip(*cells, strict=True)]
-        assert headers == [
-            "player", "cost/game", "out tok/dec", "s/dec", "re-ask", "random pick", "autopilot"
-        ], headers  # fmt: skip
+    shown = await report_shown(tmp_path, (80, 24), slow_model)  # a 17-character name
+    lines = shown[shown.index("cost, tokens and reliability") :].splitlines()[1:]
+    top = next(i for i, line in enumerate(lines) if line.startswith("┏"))
+    rule = next(i for i, line in enumerate(lines) if line.startswith("┡"))
+    assert lines[top].rstrip().endswith("┓"), lines[top]  # its right edge is in view
+    # Each column's header, whole in its cell (wrapped onto lines as Rich wraps them).
+    cells = [line.rstrip().split("┃")[1:-1] for line in lines[top + 1 : rule]]
+    headers = [" ".join(" ".join(column).split()) for column in zip(*cells, strict=True)]
+    assert headers == [
+        "player", "cost/game", "out tok/dec", "s/dec", "re-ask", "random pick", "autopilot"
+    ], headers  # fmt: skip
 
 
 async def test_a_run_is_rated_from_the_run_list_and_picked_on_the_screen(tmp_path):
@@ -102,23 +111,17 @@ def long_named(doc: dict) -> None:
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 36)])
 async def test_a_name_too_long_for_the_screen_wraps_and_every_table_fits(tmp_path, size):
-    db = build_db(tmp_path / "games.db", mutate=long_named)
-    app = make_app(db, lambda: RatingsScreen(db))
-    async with app.run_test(size=size) as pilot:
-        report = app.screen.query_one("#report", Static)
-        await settle(pilot, lambda: "head to head" in text_of(report))
-        await pilot.pause(0.1)
-        shown = as_shown(report)
-        tops = [line.rstrip() for line in shown.splitlines() if line.startswith("┏")]
-        assert len(tops) == 3  # ratings, head to head, figures
-        for top in tops:  # each table's right edge is in view
-            assert top.endswith("┓"), top
-        assert "…" not in shown  # nothing cut
-        # The name, whole in each table, over as many lines as it takes.
-        for part in ("all games:", "head to head", "cost, tokens"):
-            table = shown[shown.index(part) :]
-            table = table[: table.index("└")]
-            cells = " ".join(
-                line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 2
-            )
-            assert LONG_NAME.replace(" ", "") in cells.replace(" ", ""), (part, cells)
+    shown = await report_shown(tmp_path, size, long_named)
+    tops = [line.rstrip() for line in shown.splitlines() if line.startswith("┏")]
+    assert len(tops) == 3  # ratings, head to head, figures
+    for top in tops:  # each table's right edge is in view
+        assert top.endswith("┓"), top
+    assert "…" not in shown  # nothing cut
+    # The name, whole in each table, over as many lines as it takes.
+    for part in ("all games:", "head to head", "cost, tokens"):
+        table = shown[shown.index(part) :]
+        table = table[: table.index("└")]
+        cells = " ".join(
+            line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 2
+        )
+        assert LONG_NAME.replace(" ", "") in cells.replace(" ", ""), (part, cells)
