@@ -140,7 +140,9 @@ def ratings_table(report: Report, width: int) -> tuple[Table, int]:
     # than the room left wraps, where the table would otherwise run off the screen's edge.
     name_width = min(
         max(NAME_MIN, width - others - axis_least),
-        max(len(literal(p.name)) + (8 if wide and p.provisional else 0) for p in report.players),
+        max(
+            literal(p.name).cell_len + (8 if wide and p.provisional else 0) for p in report.players
+        ),
     )
     axis = axis_width(width, name_width, others)
     table = Table(

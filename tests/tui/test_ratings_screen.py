@@ -125,3 +125,19 @@ async def test_a_name_too_long_for_the_screen_wraps_and_every_table_fits(tmp_pat
             line.split("│")[1].strip() for line in table.splitlines() if line.count("│") > 2
         )
         assert LONG_NAME.replace(" ", "") in cells.replace(" ", ""), (part, cells)
+
+
+WIDE_NAME = "ポケモンバトルのモデル"  # 11 characters, 22 cells
+
+
+def wide_named(doc: dict) -> None:
+    if doc["game"]["p1"] == "heuristic" and doc["game"]["p2"] == "max-damage":
+        doc["game"]["p1"] = WIDE_NAME
+
+
+async def test_a_name_of_wide_characters_is_measured_by_its_cells(tmp_path):
+    """Measured by its characters, its column was half as wide as it, and it wrapped."""
+    shown = await report_shown(tmp_path, (120, 36), wide_named)
+    assert all(WIDE_NAME in shown[shown.index(part) :] for part in ("all games:", "cost, tokens"))
+    tops = [line.rstrip() for line in shown.splitlines() if line.startswith("┏")]
+    assert len(tops) == 3 and all(top.endswith("┓") for top in tops), tops
