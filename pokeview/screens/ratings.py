@@ -310,6 +310,9 @@ class RatingsScreen(Screen[None]):
     """All games, or one run's (picked at the top, or opened from the run list)."""
 
     CSS_PATH = Path(__file__).with_suffix(".tcss")
+    # The report has the focus, so the arrows and page keys scroll it; on the run picker (the
+    # first widget) they opened the picker instead. `u` goes to the picker.
+    AUTO_FOCUS = "VerticalScroll"
     BINDINGS: ClassVar[list[BindingType]] = [
         HELP,
         Binding("f5,r", "reload", "refit", id="ratings.reload"),
