@@ -86,6 +86,8 @@ class BattleChannel:
             self.queue.put_nowait(step)
 
     def choose(self, side: str, choice: str) -> None:
+        if side not in ("p1", "p2"):  # written into the simulator's line, as the choice is
+            raise BattleRefused(f"a choice for a side that is not p1 or p2: {side[:60]!r}")
         if "\n" in choice:
             raise BattleRefused(f"a choice of {side} holds a line break: {choice[:60]!r}")
         self.bridge._send(wire.Choose(self.id, side, choice))

@@ -101,3 +101,26 @@ async def test_the_bridge_refuses_an_input_log_line_that_is_not_a_games(bridge, 
         assert (await channel.next()).spectator
     finally:
         channel.close()
+
+
+def test_reading_a_forged_database_runs_no_code_from_a_choices_side(tmp_path):
+    """The side of a recorded choice is written into the simulator's line too (`>p1 move 1`):
+    a database's, unlike a game file's, is not checked on the way in."""
+    from pokeview.store import body as bodies
+    from tests.helpers import sqlite_file
+
+    marker = tmp_path / "ran"
+    db = str(tmp_path / "x.db")
+    play_one(db, "random", "heuristic", "s2")  # a bot's words are left for later
+    with sqlite_file(db) as conn:
+        fmt, blob = conn.execute("select format, blob from bodies where game_id = 1").fetchone()
+        body = bodies.unpack(blob, fmt)
+        assert any(kind == "side" and '"later":true' in data for _, _, kind, data, _ in body.events)
+        at = next(n for n, event in enumerate(body.events) if event[2] == "choice")
+        event_id, _, kind, data, time = body.events[at]
+        side = f"p1 move 1\n>eval {planted(marker)}\n>p1"
+        body.events[at] = (event_id, side, kind, data, time)
+        conn.execute("update bodies set blob = ? where game_id = 1", (bodies.pack(body),))
+    run = pokeview("export", "1", "--db", db)
+    assert not marker.exists(), "a recorded choice's side ran code in the bridge"
+    assert "not p1 or p2" in one_clear_line(run)
