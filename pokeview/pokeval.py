@@ -50,6 +50,7 @@ GRADED = {
     "tie",
 }
 FORMAT = "gen1customgame"
+SIDES = ("p1", "p2")
 
 
 def load_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
@@ -83,6 +84,15 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
         ):
             raise PokeviewError(f"{path}: case {n} lacks {', '.join(missing) or 'teams.p1/p2'}")
         case.setdefault("id", f"case-{n}")
+        choices = case["choices"]
+        if not isinstance(choices, list) or not all(
+            isinstance(c, dict) and all(isinstance(c.get(s, ""), str | None) for s in SIDES)
+            for c in choices
+        ):
+            raise PokeviewError(
+                f"{path}: case {n} ({case['id']}): its choices should be a list of objects "
+                'such as {"p1": "move 1", "p2": "switch 2"}'
+            )
         for side in ("p1", "p2"):
             problem = gen1_team_problem(teams[side])
             if problem:
