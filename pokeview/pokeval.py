@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import Start
 
@@ -63,8 +65,10 @@ def load_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
+            # orjson, not json: json reads "\ud800" as a lone surrogate, which no text written
+            # or shown can hold (a traceback at the first print or insert).
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
             raise PokeviewError(f"{path}, line {number}: not JSON ({exc.msg})") from None
         if not isinstance(item, dict):
             raise PokeviewError(f"{path}, line {number}: expected a JSON object")

@@ -123,3 +123,19 @@ def test_choices_of_another_shape_are_one_clear_line(tmp_path, choices):
     path.write_text(json.dumps({**case, "choices": choices}) + "\n")
     with pytest.raises(PokeviewError, match=r"case 1 \(pokeval-example\): its choices should be"):
         load_cases(path)
+
+
+def test_a_lone_surrogate_in_a_cases_or_engine_file_is_one_clear_line(tmp_path):
+    """Python's json reads "\\ud800" as a lone surrogate, which no output can hold: `import`
+    and `diff` gave a traceback (UnicodeEncodeError) at the first line naming the case."""
+    from pokeview.pokeval import load_cases, load_engine_output
+
+    case = json.loads((DATA / "pokeval" / "example-case.jsonl").read_text().splitlines()[0])
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({**case, "id": "a\ud800b"}) + "\n")
+    with pytest.raises(PokeviewError, match="line 1: not JSON"):
+        load_cases(cases)
+    engine = tmp_path / "engine.jsonl"
+    engine.write_text('{"id": "a", "log": ["|turn|1\\udc00"]}\n')
+    with pytest.raises(PokeviewError, match="line 1: not JSON"):
+        load_engine_output(engine)
