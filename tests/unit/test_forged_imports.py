@@ -50,6 +50,19 @@ def _usage(key, value):
     return change
 
 
+def _deep_detail(depth):
+    """A detail past the text cap (so its texts are cut, walking it) nesting `depth` lists."""
+
+    def change(doc):
+        decision = first_llm_decision(doc)
+        detail = orjson.loads(decision["detail"])
+        detail["attempts"][0]["response"] = {"deep": "NEST", "pad": "x" * 300_000}
+        nest = "[" * depth + "]" * depth
+        decision["detail"] = orjson.dumps(detail).decode().replace('"NEST"', nest)
+
+    return change
+
+
 def _event(key, value):
     def change(doc):
         doc["events"][0][key] = value
@@ -77,6 +90,9 @@ REFUSED = [
     # Token counts past SQLite's integers raised OverflowError while the stats were written.
     (_usage("output", 10**30), "decisions[1].detail: a decision's detail: Expected `int` <= "),
     (_usage("input", -5), "decisions[1].detail: a decision's detail: Expected `int` >= 0"),
+    # Nesting that orjson reads (up to 1,024) but the cutting of long text did not: a traceback.
+    (_deep_detail(300), "decisions[1].detail is nested too deeply"),
+    (_deep_detail(900), "decisions[1].detail is nested too deeply"),
 ]
 
 
