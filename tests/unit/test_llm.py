@@ -25,6 +25,14 @@ def test_answers_read_the_last_action_and_reason_lines():
     assert parse_answer("I attack", ACTIONS).problem == "there is no line starting with ACTION:"
 
 
+@pytest.mark.parametrize("said", ["²", "①", "1²"])
+def test_a_number_int_cannot_read_is_an_answer_to_ask_again(said):
+    """str.isdigit() holds for "²" and "①", which int() refuses: the ValueError ended the
+    model's game as an error instead of asking the model again."""
+    answer = parse_answer(f"ACTION: {said}\nREASON: r", ACTIONS)
+    assert answer.index is None and answer.problem == f"'{said}' is not one of the listed actions"
+
+
 def test_an_answer_of_blank_lines_or_long_spaces_is_read_at_once():
     """An answer up to its cap (64 KB) is read on the game's event loop: 64 KB of newlines
     took 7.6 s of it (the regexes backtracked across lines), spaces inside a line 10 s."""

@@ -30,7 +30,7 @@ def parse_answer(text: str, actions: list[Action]) -> Answer:
     if not found:
         return Answer(None, None, reason, "there is no line starting with ACTION:")
     said = found[-1]
-    if said.isdigit():
+    if said.isascii() and said.isdigit():  # "²" and "①" are digits to isdigit, not to int()
         number = int(said)
         if 1 <= number <= len(actions):
             return Answer(number - 1, said, reason, None)
