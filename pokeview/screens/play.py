@@ -301,7 +301,7 @@ class PlayScreen(DetailKeys, Screen[None]):
             self.query_one(OptionList).highlighted = int(self.typed) - 1 if self.typed else None
             self._status()
             return
-        if not (event.character and event.character.isdigit()):
+        if not (event.character and event.character.isascii() and event.character.isdigit()):
             return
         event.stop()
         self._stop_pause()
