@@ -41,6 +41,10 @@ def _log_script(text: str) -> str | None:
     return None
 
 
+# A turn or a team's size as a log may give it: str.isdigit() also takes "²" (which int()
+# refuses), and 20 digits do not fit the record's integers.
+_COUNT = re.compile(r"[0-9]{1,6}")
+
 # The kinds of battle pokeview draws: one active Pokémon a side.
 SINGLES = ("singles", "")
 
@@ -121,7 +125,7 @@ def _header(lines: list[str]) -> dict[str, Any]:
             names[parts[2]] = parts[3]
         elif kind == "tier" and len(parts) > 2:
             info["format"] = parts[2]
-        elif kind == "turn" and len(parts) > 2 and parts[2].isdigit():
+        elif kind == "turn" and len(parts) > 2 and _COUNT.fullmatch(parts[2]):
             info["turns"] = int(parts[2])
         elif kind == "win" and len(parts) > 2:
             info["winner"] = next((s for s, n in names.items() if n == parts[2]), None)
@@ -129,7 +133,7 @@ def _header(lines: list[str]) -> dict[str, Any]:
             info["winner"] = "tie"
         elif kind == "gametype" and len(parts) > 2:
             info["gametype"] = parts[2]
-        elif kind == "teamsize" and len(parts) > 3 and parts[3].isdigit():
+        elif kind == "teamsize" and len(parts) > 3 and _COUNT.fullmatch(parts[3]):
             sizes[parts[2]] = int(parts[3])
         elif kind == "faint" and len(parts) > 2 and parts[2][:2] in fainted:
             fainted[parts[2][:2]].add(parts[2].split(": ", 1)[-1])

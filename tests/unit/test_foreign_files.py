@@ -108,3 +108,13 @@ def test_a_page_of_unclosed_script_tags_is_refused_at_once():
     assert time.process_time() - started < 3
     page = '<SCRIPT type=x CLASS="battle-log-data">|player|p1|a\n|turn|1\n</Script><script>'
     assert replay_lines(page) == ["|player|p1|a", "|turn|1"]
+
+
+def test_a_replays_odd_turn_and_team_size_are_not_counts():
+    """'|turn|²' passed str.isdigit() and int() raised; a turn of 20 digits raised
+    OverflowError where the game was written: both a traceback at import."""
+    from pokeview.showdown_replay import _header
+
+    lines = ["|player|p1|a|", "|player|p2|b|", "|teamsize|p1|²", "|turn|1", "|turn|³"]
+    info = _header([*lines, "|turn|99999999999999999999", "|win|a"])
+    assert info["turns"] == 1 and info["winner"] == "p1"
