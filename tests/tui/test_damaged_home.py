@@ -44,3 +44,25 @@ async def test_home_shows_a_forged_databases_times_and_counts_literally(recorded
         await settle(pilot, lambda: "[/]2026-11-29 16" in cells("#games"))
         assert "[b]" in cells("#games")
         assert "[/]2026-11-29" in cells("#runs") and "0/[/i]" in cells("#runs")
+
+
+async def test_spectate_shows_a_forged_databases_turns_literally(recorded_db):
+    """The ended games' turns went to a DataTable as a str, read as markup: a forged '[/]'
+    stopped the app (MarkupError)."""
+    from pokeview.screens.spectate import SpectateScreen
+    from pokeview.store import open_store
+    from tests.helpers import sqlite_file
+
+    store = open_store(recorded_db)
+    run_id = store.create_run("r", {"name": "r"}, "hash", 1)
+    store.close()
+    with sqlite_file(recorded_db) as conn:
+        conn.execute("update games set run_id = ?, pair = 0, seat = 0, turns = '[/]'", (run_id,))
+    app = make_app(recorded_db, lambda: SpectateScreen(recorded_db, "r"))
+    async with app.run_test(size=(140, 40)) as pilot:
+
+        def turns() -> list[str]:
+            table = app.screen.query_one("#done")
+            return [str(table.get_row_at(n)[4]) for n in range(table.row_count)]
+
+        await settle(pilot, lambda: "[/]" in turns())
