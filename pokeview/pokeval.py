@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import Start
 
@@ -50,6 +52,7 @@ GRADED = {
     "tie",
 }
 FORMAT = "gen1customgame"
+SIDES = ("p1", "p2")
 
 
 def load_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
@@ -62,8 +65,10 @@ def load_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            item = json.loads(line)
-        except json.JSONDecodeError as exc:
+            # orjson, not json: json reads "\ud800" as a lone surrogate, which no text written
+            # or shown can hold (a traceback at the first print or insert).
+            item = orjson.loads(line)
+        except orjson.JSONDecodeError as exc:
             raise PokeviewError(f"{path}, line {number}: not JSON ({exc.msg})") from None
         if not isinstance(item, dict):
             raise PokeviewError(f"{path}, line {number}: expected a JSON object")
@@ -83,6 +88,15 @@ def load_cases(path: Path) -> list[dict[str, Any]]:
         ):
             raise PokeviewError(f"{path}: case {n} lacks {', '.join(missing) or 'teams.p1/p2'}")
         case.setdefault("id", f"case-{n}")
+        choices = case["choices"]
+        if not isinstance(choices, list) or not all(
+            isinstance(c, dict) and all(isinstance(c.get(s, ""), str | None) for s in SIDES)
+            for c in choices
+        ):
+            raise PokeviewError(
+                f"{path}: case {n} ({case['id']}): its choices should be a list of objects "
+                'such as {"p1": "move 1", "p2": "switch 2"}'
+            )
         for side in ("p1", "p2"):
             problem = gen1_team_problem(teams[side])
             if problem:

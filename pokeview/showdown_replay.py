@@ -19,10 +19,31 @@ from pokeview.store import events as ev
 from pokeview.store.events import EventKind
 from pokeview.store.store import REPLAY_SEED, Store
 
-_SCRIPT = re.compile(
-    r'<script[^>]*class="(?:battle-log-data|log)"[^>]*>(.*?)</script>', re.DOTALL | re.IGNORECASE
-)
+# The replay's log is the text of the script element of this class. Found by a linear scan, not
+# one regex: `<script[^>]*class=…` tried at each of many `<script` with no `>` after them took
+# time quadratic in the file (33 s for 256 KB of them).
+_SCRIPT_OPEN = re.compile(r"<script", re.IGNORECASE)
+_SCRIPT_CLOSE = re.compile(r"</script>", re.IGNORECASE)
+_LOG_CLASS = re.compile(r'class="(?:battle-log-data|log)"', re.IGNORECASE)
 
+
+def _log_script(text: str) -> str | None:
+    """The text inside the page's first `<script class="battle-log-data">` (or `"log"`)."""
+    at = 0
+    while (opened := _SCRIPT_OPEN.search(text, at)) is not None:
+        tag_end = text.find(">", opened.end())
+        if tag_end < 0:
+            return None
+        if _LOG_CLASS.search(text, opened.end(), tag_end):
+            closed = _SCRIPT_CLOSE.search(text, tag_end + 1)
+            return None if closed is None else text[tag_end + 1 : closed.start()]
+        at = tag_end + 1  # a `<script` before this `>` has the same tag, without the class too
+    return None
+
+
+# A turn or a team's size as a log may give it: str.isdigit() also takes "²" (which int()
+# refuses), and 20 digits do not fit the record's integers.
+_COUNT = re.compile(r"[0-9]{1,6}")
 
 # The kinds of battle pokeview draws: one active Pokémon a side.
 SINGLES = ("singles", "")
@@ -74,11 +95,11 @@ def replay_lines(text: str) -> list[str]:
             raise PokeviewError('the replay JSON has no "log" (text, or a list of lines)')
         text = log
     elif not stripped.startswith("|"):
-        match = _SCRIPT.search(text)
-        if match is None:
+        found = _log_script(text)
+        if found is None:
             raise PokeviewError("no battle log in this HTML (a Showdown replay page has one)")
         # Replay pages escape "</" inside the script element (and pokeview's, "<!--" too).
-        text = match.group(1).replace("<\\/", "</").replace("<\\!--", "<!--")
+        text = found.replace("<\\/", "</").replace("<\\!--", "<!--")
         if "&lt;" in text or "&quot;" in text:
             text = html.unescape(text)
     lines = []
@@ -104,7 +125,7 @@ def _header(lines: list[str]) -> dict[str, Any]:
             names[parts[2]] = parts[3]
         elif kind == "tier" and len(parts) > 2:
             info["format"] = parts[2]
-        elif kind == "turn" and len(parts) > 2 and parts[2].isdigit():
+        elif kind == "turn" and len(parts) > 2 and _COUNT.fullmatch(parts[2]):
             info["turns"] = int(parts[2])
         elif kind == "win" and len(parts) > 2:
             info["winner"] = next((s for s, n in names.items() if n == parts[2]), None)
@@ -112,7 +133,7 @@ def _header(lines: list[str]) -> dict[str, Any]:
             info["winner"] = "tie"
         elif kind == "gametype" and len(parts) > 2:
             info["gametype"] = parts[2]
-        elif kind == "teamsize" and len(parts) > 3 and parts[3].isdigit():
+        elif kind == "teamsize" and len(parts) > 3 and _COUNT.fullmatch(parts[3]):
             sizes[parts[2]] = int(parts[3])
         elif kind == "faint" and len(parts) > 2 and parts[2][:2] in fainted:
             fainted[parts[2][:2]].add(parts[2].split(": ", 1)[-1])

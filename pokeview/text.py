@@ -5,7 +5,9 @@ from __future__ import annotations
 import re
 
 # C0 and C1 control characters except newline and tab; ESC starts every terminal sequence.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Then Unicode's bidirectional controls (marks, embeddings, overrides, isolates): one in a name
+# makes the text after it, other names included, read in another order ("Trojan Source").
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def strip_control(text: str) -> str:

@@ -15,10 +15,11 @@ import orjson
 from pokeview import paths
 from tests.helpers import sqlite_file
 
-# The clipboard (OSC 52), the window title (OSC 2), clear screen (CSI 2J), a lone CSI (C1) and
-# Rich markup, open and closing.
-EVIL = "\x1b]52;c;QUJD\x07\x1b]2;pwned\x07\x1b[2J\x9b2J[red]r[/red][/bold]"
-CONTROL = ("\x1b", "\x07", "\x9b")
+# The clipboard (OSC 52), the window title (OSC 2), clear screen (CSI 2J), a lone CSI (C1),
+# Rich markup, open and closing, and a right-to-left override (U+202E: what follows it, the
+# rest of a line of names, reads backwards) closed by U+202C.
+EVIL = "\x1b]52;c;QUJD\x07\x1b]2;pwned\x07\x1b[2J\x9b2J[red]r[/red][/bold]\u202egpj.exe\u202c"
+CONTROL = ("\x1b", "\x07", "\x9b", "\u202e", "\u202c")
 
 RECORDING = "loopback-test-model-vs-heuristic.json"
 

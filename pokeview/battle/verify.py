@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from pokeview.errors import PokeviewError
+from pokeview.errors import BattleRefused, PokeviewError
 from pokeview.game.bridge import Ending, Start, Step
 from pokeview.players.kinds import PlayerKind
 from pokeview.sim.client import Bridge
@@ -104,7 +104,10 @@ async def verify_game(bridge: Bridge, store: Store, game_id: int | str) -> Verdi
     if not game.input_log:
         raise PokeviewError(f"game {game.id} has no input log (status: {game.status})")
     stored = (game.spectator_log or "").split("\n")
-    step = await _replay(bridge, game.input_log.split("\n"))
+    try:
+        step = await _replay(bridge, game.input_log.split("\n"))
+    except BattleRefused as exc:  # a line that is not a game's: the other games go on
+        return Verdict(game.id, False, len(stored), f"game {game.id}: {exc}")
     diff = first_difference(stored, step.spectator)
     if diff is None:
         wrong = outcome_difference(game, step.end) or name_difference(game)

@@ -239,9 +239,12 @@ async def import_input_log(
     if not lines or not lines[0].startswith(">start ") or len(header) < 3:
         raise PokeviewError("not an input log: it should begin with >start and two >player lines")
     try:
-        format_id = orjson.loads(lines[0][len(">start ") :]).get("formatid", "")
+        options = orjson.loads(lines[0][len(">start ") :])
     except orjson.JSONDecodeError:
         raise PokeviewError("the >start line of the input log is not valid JSON") from None
+    format_id = options.get("formatid") if isinstance(options, dict) else None
+    if not isinstance(format_id, str):
+        raise PokeviewError('the >start line of the input log names no format ({"formatid": …})')
     players = {
         side: RecordedPlayer(side, choices[side], source, stop_on_refusal, ending=ending(lines))
         for side in ("p1", "p2")

@@ -128,7 +128,10 @@ def _check_decision(where: str, d: dict[str, Any]) -> None:
     for key in ("detail", "refusals"):
         text = d[key]
         if text is not None and len(text) > TEXT_CAP:
-            d[key] = orjson.dumps(_capped(orjson.loads(text))).decode()
+            try:
+                d[key] = orjson.dumps(_capped(orjson.loads(text))).decode()
+            except (RecursionError, TypeError):  # _capped's recursion, orjson's depth limit
+                raise _refuse(f"{where}.{key}", "is nested too deeply") from None
 
 
 def _capped(value: Any) -> Any:

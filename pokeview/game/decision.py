@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from enum import StrEnum
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 import msgspec
 from msgspec import UNSET, UnsetType
@@ -39,14 +39,20 @@ class _Detail(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Every part of a detail: a key pokeview never wrote is refused, not dropped."""
 
 
+# A count of tokens as the record keeps one: a provider's is clamped to 10**9 an attempt, so a
+# decision's sum stays far below this, and a game's sums below SQLite's 64-bit integers (a
+# file's 10**30 raised OverflowError while its stats were written).
+Tokens = Annotated[int, msgspec.Meta(ge=0, le=10**15)]
+
+
 class TokenUsage(_Detail):
     """Tokens as the provider counted them (pokeview.players.llm.usage.Usage as stored)."""
 
-    input: int  # all input tokens, cached ones included
-    cached_input: int = 0
-    cache_write: int = 0
-    output: int = 0  # reasoning included, as providers bill it
-    reasoning: int = 0
+    input: Tokens  # all input tokens, cached ones included
+    cached_input: Tokens = 0
+    cache_write: Tokens = 0
+    output: Tokens = 0  # reasoning included, as providers bill it
+    reasoning: Tokens = 0
     # Kept only when true: counted from text length by pokeview's loopback model.
     estimated: bool | UnsetType = UNSET
 

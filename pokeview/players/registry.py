@@ -238,6 +238,13 @@ def check_model(spec) -> None:  # spec: ModelSpec
     _checked.add(seen)
 
 
+def imports_code(spec: str) -> bool:
+    """Whether making this player imports a Python module (`module:Class`): importing runs the
+    module's code, so a spec read from a record (a game file, a database) is not made so."""
+    kind = kind_of(spec)
+    return kind is not None and kind.syntax == "module:Class"
+
+
 def check_spec(spec: str) -> str | None:
     """What is wrong with a spec's kind, without making the player (which may load a model's
     settings or a module): None when its kind is one of `KINDS`."""

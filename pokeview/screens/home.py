@@ -131,10 +131,11 @@ class HomeScreen(Screen[None]):
                 literal(r.p1, won["p1"]),
                 literal(r.p2, won["p2"]),
                 literal(r.winner or "-"),
-                str(r.turns or "-"),
+                literal(r.turns or "-"),
                 literal(r.status),
                 literal(r.run or "-"),
-                (r.started_at or "")[:16].replace("T", " "),
+                # A DataTable reads a str cell as markup: a stored time is the record's text.
+                literal((r.started_at or "")[:16].replace("T", " ")),
                 literal(r.format),
                 key=str(r.id),
             )
@@ -155,9 +156,9 @@ class HomeScreen(Screen[None]):
             table.add_row(
                 literal(run.name),
                 literal(run.state),
-                f"{done}/{run.planned or '?'}",
+                literal(f"{done}/{run.planned or '?'}"),
                 str(counts.get("error", 0)),
-                run.created_at[:16].replace("T", " "),
+                literal(run.created_at[:16].replace("T", " ")),
                 key=run.name,
             )
 

@@ -142,7 +142,9 @@ class PlayScreen(DetailKeys, Screen[None]):
     async def play(self) -> None:
         import pokeview.battle.play as battle
         from pokeview.battle.spec import GameSpec
+        from pokeview.errors import PokeviewError
         from pokeview.players import make_player
+        from pokeview.players.registry import imports_code
         from pokeview.sim.client import Bridge
 
         store = self.store
@@ -156,6 +158,14 @@ class PlayScreen(DetailKeys, Screen[None]):
                 self.format = game.format
             elif self.fork is not None:
                 self.format = store.game(self.fork[0]).format
+            if (self.resume is not None or self.fork is not None) and imports_code(
+                self.opponent_spec
+            ):
+                raise PokeviewError(
+                    f"the recorded opponent {self.opponent_spec!r} is a Python module that "
+                    "pokeview would import, running its code; a record does not choose code to "
+                    f"run: to play against it, name it yourself (pokeview play --vs SPEC)"
+                )
             opponent = make_player(self.opponent_spec, self.players_file)
             if opponent.kind != PlayerKind.LLM:  # a bot reasons in no words: nothing to hide
                 self.thinks = False
@@ -291,7 +301,7 @@ class PlayScreen(DetailKeys, Screen[None]):
             self.query_one(OptionList).highlighted = int(self.typed) - 1 if self.typed else None
             self._status()
             return
-        if not (event.character and event.character.isdigit()):
+        if not (event.character and event.character.isascii() and event.character.isdigit()):
             return
         event.stop()
         self._stop_pause()

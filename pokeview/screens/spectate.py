@@ -284,7 +284,7 @@ class SpectateScreen(Screen[None]):
                 literal(p1),
                 literal(p2),
                 literal(winner),
-                turns,
+                literal(turns),  # a DataTable reads a str cell as markup: the record's text
                 literal(status),
                 key=game_id,
             )

@@ -576,7 +576,7 @@ class WatchScreen(DetailKeys, Screen[None]):
         back(self.app)
 
     def on_key(self, event) -> None:  # noqa: ANN001 - Textual's Key event
-        if event.character and event.character.isdigit():
+        if event.character and event.character.isascii() and event.character.isdigit():
             self.typed = (self.typed + event.character)[-3:]
             self._draw_status()
             event.stop()

@@ -30,6 +30,14 @@ if TYPE_CHECKING:
 
 STREAM_LIMIT = 64 * 1024 * 1024  # a whole-game step (a replay) can be a few MB
 
+# The simulator's commands a game's input log holds. Showdown's BattleStream runs any other
+# `>` line it is given, `>eval` (JavaScript) among them, and splits what it is given at each
+# newline: an input log or a choice from a file or a database may hold neither.
+INPUT_COMMANDS = frozenset(
+    ("start", "player", "p1", "p2", "forcewin", "forcelose", "forcetie", "tiebreak", "reseed")
+    + ("chat", "version", "version-origin")
+)
+
 
 _STEP = msgspec.json.Decoder(Step)
 _REPLY = msgspec.json.Decoder(wire.Reply)
@@ -78,6 +86,10 @@ class BattleChannel:
             self.queue.put_nowait(step)
 
     def choose(self, side: str, choice: str) -> None:
+        if side not in ("p1", "p2"):  # written into the simulator's line, as the choice is
+            raise BattleRefused(f"a choice for a side that is not p1 or p2: {side[:60]!r}")
+        if "\n" in choice:
+            raise BattleRefused(f"a choice of {side} holds a line break: {choice[:60]!r}")
         self.bridge._send(wire.Choose(self.id, side, choice))
 
     def tie(self) -> None:
@@ -99,6 +111,16 @@ class BattleChannel:
         if not self.closed:
             self.closed = True
             self.bridge._forget(self)
+
+
+def refuse_command(line: str) -> None:
+    """BattleRefused for an input-log line the simulator would run as something other than a
+    game's own command (`>eval …`), or that it would read as more than one line."""
+    command = line[1:].split(" ", 1)[0] if line.startswith(">") else None
+    if "\n" in line or (command is not None and command not in INPUT_COMMANDS):
+        raise BattleRefused(
+            f"the input log holds a line that is not a game's command: {line[:60]!r}"
+        )
 
 
 class BridgeHost(NodeChild):
@@ -137,6 +159,8 @@ class BridgeHost(NodeChild):
     async def open(self, start: wire.Start, receiver: Receiver | None = None) -> BattleChannel:
         """Start a battle: format, seed and players, or an input log to replay. Its steps go
         to `receiver` if given, else to the channel's queue (`next`)."""
+        for line in start.inputlog or ():
+            refuse_command(line)
         if not self.running:
             await self.start()
         channel = BattleChannel(self, f"{self.name}b{next(self._ids)}", self.generation)

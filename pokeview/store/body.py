@@ -24,6 +24,10 @@ READS = (1, 2)
 # 3 sits at issue 12's 40 KB; level 4 keeps format 1's size at level 5 (36.3 KB) for a third less
 # compression time, a game's Python CPU being the tighter of issue 12's targets.
 LEVEL = 4
+# The most a body may unpack to. A random game's is 245 KB, a model's with every prompt a few
+# MB; a forged database's 64 KB blob can say 2 GB of zeros (a zstd bomb), which would be
+# allocated whole before the body could be found wrong.
+MAX_BODY = 512 * 1024 * 1024
 
 
 class Body(msgspec.Struct, array_like=True):
@@ -90,7 +94,12 @@ def unpack(blob: bytes, fmt: int = FORMAT) -> Body:
         known = " and ".join(map(str, READS))
         raise BadBody(f"body format {fmt} is not known to this pokeview (it reads {known})")
     try:
-        body = _DECODER.decode(zstandard.ZstdDecompressor().decompress(blob))
+        size = zstandard.frame_content_size(blob)
+        if size > MAX_BODY:
+            raise BadBody(f"the body says it unpacks to {size:,} bytes (at most {MAX_BODY:,})")
+        # A frame that does not say its size (-1) is unpacked up to the limit, no further.
+        raw = zstandard.ZstdDecompressor().decompress(blob, max_output_size=MAX_BODY)
+        body = _DECODER.decode(raw)
         if body.log_from_events:
             body.spectator_log, body.log_from_events = log_of_events(body.events), False
         return body

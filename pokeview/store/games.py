@@ -259,7 +259,7 @@ class GamesAndPlayers(DecisionsAndEvents):
         where, params = "1", list[Any]()
         text = text.strip()
         if text:
-            if text.isdigit():
+            if text.isascii() and text.isdigit():  # "²" is a digit to isdigit, not to int()
                 where = "g.id = ?"
                 params.append(int(text))
             else:

@@ -23,6 +23,9 @@ CASES = [
      "the team for p1: the Pokémon Koraidon is not in Gen 1 (it first appears in Gen 9)"),
     ("battle --p1 random --p2 random --format gen1customgame --team1 {bad}/volt-switch.txt",
      "the move Volt Switch is not in Gen 1 (it first appears in Gen 5)"),
+    # input logs whose >start line is JSON but not the options Showdown takes
+    ("import {bad}/start-not-object.log", "the >start line of the input log names no format"),
+    ("import {bad}/start-format-number.log", "the >start line of the input log names no format"),
 ]  # fmt: skip
 
 

@@ -103,3 +103,19 @@ async def test_a_real_doubles_log_is_refused_in_one_line(bridge, store):
     text = (REPLAYS / "pkmn-ps-gen6-doubles.p1.log").read_text()
     with pytest.raises(PokeviewError, match=r"^a doubles battle: .*\(doubles are not supported\)$"):
         await import_replay(store, text, "doubles.log", bridge)
+
+
+def test_verify_all_leaves_imported_replays_out_and_verifies_the_rest(tmp_path):
+    """A replay has no input log: `verify --all` stopped at the first one ('game 1 has no input
+    log'), verifying none of the games after it."""
+    from tests.helpers import play_one, pokeview
+
+    db = str(tmp_path / "x.db")
+    play_one(db, "random", "max-damage", "v")
+    assert pokeview("import", str(REPLAYS / "pokechamp-gen9ou.html"), "--db", db).returncode == 0
+    run = pokeview("verify", "--all", "--db", db)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines()[-2:] == [
+        "1 of 1 games verified",
+        "1 game imported from Showdown replays left out: a replay has no input log",
+    ]

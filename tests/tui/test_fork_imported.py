@@ -56,3 +56,35 @@ async def test_play_on_from_an_imported_input_log_is_against_a_bot(tmp_path):
             pilot, lambda: screen.ctx is not None or screen.failure is not None, "a decision"
         )
         assert screen.failure is None and screen.opponent_spec == "heuristic"
+
+
+async def test_play_on_never_imports_a_module_the_record_names(tmp_path, monkeypatch):
+    """A game file whose opponent is `module:Class` made `f` import that module, running its
+    code (any module on the path: `antigravity` opens a browser). It is refused, and said."""
+    import orjson
+
+    from pokeview import paths
+    from pokeview.cli import main
+
+    marker = tmp_path / "ran"
+    (tmp_path / "mods").mkdir()
+    (tmp_path / "mods" / "planted_player.py").write_text(
+        f"open({str(marker)!r}, 'w').write('imported')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path / "mods"))
+    doc = orjson.loads(
+        (paths.recordings_dir() / "loopback-test-model-vs-heuristic.json").read_bytes()
+    )
+    doc["game"]["p2"] = "planted_player:Bot"
+    (tmp_path / "game.json").write_bytes(orjson.dumps(doc))
+    db = tmp_path / "games.db"
+    assert main(["--db", str(db), "import", str(tmp_path / "game.json")]) == 0
+    app = make_app(db, lambda: WatchScreen(db, 1, "p1"))
+    async with app.run_test(size=(120, 40)) as pilot:
+        await ready(pilot)
+        await pilot.press("full_stop", "full_stop", "f")
+        await until(pilot, lambda: isinstance(app.screen, PlayScreen), "the play screen")
+        screen = app.screen
+        await until(pilot, lambda: screen.failure is not None, "the refusal")
+    assert not marker.exists(), "the record's module was imported"
+    assert "a record does not choose code to run" in screen.failure

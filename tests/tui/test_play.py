@@ -167,6 +167,8 @@ async def test_digits_then_enter_make_one_move(tmp_path):
         await until(pilot, lambda: screen.ctx is not None, "the first decision")
         first = screen.ctx
         assert len(first.actions) >= 10
+        await pilot.press("²")  # a digit to str.isdigit (AZERTY's key), not to int(): raised
+        assert screen.ctx is first and screen.typed == ""
         await pilot.press("1", "0", "enter")
         await until(pilot, lambda: screen.ctx not in (None, first), "the second decision")
         await pilot.press("enter")

@@ -42,6 +42,9 @@ async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
         await pilot.press("enter")
         assert screen.frames[screen.position].turn == 12
         assert "== Turn 12 ==" in screen.query_one(BattleLog).shown
+        # A key giving a digit that is not 0-9 (AZERTY's ², a keypad's ³): not a turn's.
+        await pilot.press("²", "³", "enter")  # int("²") raised: the app stopped
+        assert screen.frames[screen.position].turn == 12 and screen.typed == ""
 
 
 async def test_side_switch_shows_each_sides_own_team(recorded_db):

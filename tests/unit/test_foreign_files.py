@@ -90,3 +90,31 @@ def test_settings_nested_deep_are_ignored_and_the_app_starts(tmp_path):
     where.write_text(nested_json(DEEP))
     found, why = settings.read()
     assert found == settings.Settings() and why and "nested too deeply" in why
+
+
+def test_a_page_of_unclosed_script_tags_is_refused_at_once():
+    """A replay page is found by its log's script element; a page of 256 KB of `<script` with
+    no `>` took 33 s of CPU (a regex tried at each of them; quadratic), a megabyte minutes."""
+    import time
+
+    from pokeview.errors import PokeviewError
+    from pokeview.showdown_replay import replay_lines
+
+    started = time.process_time()
+    with pytest.raises(PokeviewError, match="no battle log in this HTML"):
+        replay_lines("battle-log-data " + "<script " * 32_000)
+    with pytest.raises(PokeviewError, match="no battle log in this HTML"):
+        replay_lines("battle-log-data " + "<script " * 32_000 + ">")
+    assert time.process_time() - started < 3
+    page = '<SCRIPT type=x CLASS="battle-log-data">|player|p1|a\n|turn|1\n</Script><script>'
+    assert replay_lines(page) == ["|player|p1|a", "|turn|1"]
+
+
+def test_a_replays_odd_turn_and_team_size_are_not_counts():
+    """'|turn|²' passed str.isdigit() and int() raised; a turn of 20 digits raised
+    OverflowError where the game was written: both a traceback at import."""
+    from pokeview.showdown_replay import _header
+
+    lines = ["|player|p1|a|", "|player|p2|b|", "|teamsize|p1|²", "|turn|1", "|turn|³"]
+    info = _header([*lines, "|turn|99999999999999999999", "|win|a"])
+    assert info["turns"] == 1 and info["winner"] == "p1"

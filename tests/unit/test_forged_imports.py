@@ -4,6 +4,8 @@ game stays out of the ratings unless `--rated`."""
 
 from __future__ import annotations
 
+import json
+
 import orjson
 import pytest
 
@@ -38,6 +40,29 @@ def _decision(key, value):
     return change
 
 
+def _usage(key, value):
+    def change(doc):
+        decision = first_llm_decision(doc)
+        detail = orjson.loads(decision["detail"])
+        detail["usage"][key] = value
+        decision["detail"] = json.dumps(detail)  # orjson writes no integer past 64 bits
+
+    return change
+
+
+def _deep_detail(depth):
+    """A detail past the text cap (so its texts are cut, walking it) nesting `depth` lists."""
+
+    def change(doc):
+        decision = first_llm_decision(doc)
+        detail = orjson.loads(decision["detail"])
+        detail["attempts"][0]["response"] = {"deep": "NEST", "pad": "x" * 300_000}
+        nest = "[" * depth + "]" * depth
+        decision["detail"] = orjson.dumps(detail).decode().replace('"NEST"', nest)
+
+    return change
+
+
 def _event(key, value):
     def change(doc):
         doc["events"][0][key] = value
@@ -62,6 +87,12 @@ REFUSED = [
     (_decision("latency_ms", -5.0), "decisions[1].latency_ms is out of range"),
     (_event("at", 1e300), "events[0].at is not a time"),
     (_game("format", "gen9" * 100), "game.format is longer than 200 characters"),
+    # Token counts past SQLite's integers raised OverflowError while the stats were written.
+    (_usage("output", 10**30), "decisions[1].detail: a decision's detail: Expected `int` <= "),
+    (_usage("input", -5), "decisions[1].detail: a decision's detail: Expected `int` >= 0"),
+    # Nesting that orjson reads (up to 1,024) but the cutting of long text did not: a traceback.
+    (_deep_detail(300), "decisions[1].detail is nested too deeply"),
+    (_deep_detail(900), "decisions[1].detail is nested too deeply"),
 ]
 
 

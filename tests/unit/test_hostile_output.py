@@ -96,4 +96,6 @@ def test_the_filter_removes_every_control_character_but_newline_and_tab():
     for c in CONTROL:
         assert c not in strip_control(f"a{c}b")
     assert strip_control("a\tb\nc\rd") == "a\tb\ncd"
-    assert strip_control(evil("x")) == "x ]52;c;QUJD]2;pwned[2J2J[red]r[/red][/bold]"
+    assert strip_control(evil("x")) == "x ]52;c;QUJD]2;pwned[2J2J[red]r[/red][/bold]gpj.exe"
+    for c in "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069":
+        assert strip_control(f"a{c}b") == "ab", f"bidi control U+{ord(c):04X} kept"

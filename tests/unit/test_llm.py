@@ -25,6 +25,35 @@ def test_answers_read_the_last_action_and_reason_lines():
     assert parse_answer("I attack", ACTIONS).problem == "there is no line starting with ACTION:"
 
 
+@pytest.mark.parametrize("said", ["²", "①", "1²"])
+def test_a_number_int_cannot_read_is_an_answer_to_ask_again(said):
+    """str.isdigit() holds for "²" and "①", which int() refuses: the ValueError ended the
+    model's game as an error instead of asking the model again."""
+    answer = parse_answer(f"ACTION: {said}\nREASON: r", ACTIONS)
+    assert answer.index is None and answer.problem == f"'{said}' is not one of the listed actions"
+
+
+def test_an_answer_of_blank_lines_or_long_spaces_is_read_at_once():
+    """An answer up to its cap (64 KB) is read on the game's event loop: 64 KB of newlines
+    took 7.6 s of it (the regexes backtracked across lines), spaces inside a line 10 s."""
+    import time
+
+    from pokeview.players.llm.provider import ANSWER_CAP
+
+    started = time.process_time()
+    for text in (
+        "\n" * ANSWER_CAP,
+        " \n" * (ANSWER_CAP // 2),
+        "ACTION: x" + " " * ANSWER_CAP + "y",
+        "REASON: x" + " " * ANSWER_CAP + "y\nACTION: 2",
+    ):
+        parse_answer(text, ACTIONS)
+    assert time.process_time() - started < 1
+    # Lines as before: blanks around the value, a value on the line after, CRLF endings.
+    assert parse_answer("  ACTION:\t2 \r\nREASON: \n  safe  ", ACTIONS).index == 1
+    assert parse_answer("ACTION:\n\n 1\r\nREASON:  ok\r\n", ACTIONS).reason == "ok"
+
+
 def test_cost_is_unknown_when_a_needed_price_is_missing_never_zero():
     usage = Usage(input=1000, cached_input=400, output=200)
     assert cost(usage, PRICES) == pytest.approx((600 * 3 + 400 * 0.3 + 200 * 15) / 1e6)

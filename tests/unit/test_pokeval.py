@@ -8,6 +8,7 @@ import pytest
 
 from pokeview.errors import PokeviewError
 from pokeview.pokeval import compare, graded
+from tests.helpers import DATA
 
 
 def test_graded_lines_keep_the_graded_types_and_collapse_repeats():
@@ -105,3 +106,36 @@ def test_a_line_after_win_costs_the_last_turn_as_the_help_says():
     commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
     helptext = " ".join(commands.choices["diff"].format_help().split())
     assert "a line after |win| (which Showdown's log does not have) costs the last turn" in helptext
+
+
+@pytest.mark.parametrize(
+    "choices",
+    [5, "move 1", [["move 1"]], [{"p1": 5}], [{"p1": "move 1", "p2": ["switch 2"]}]],
+    ids=["a number", "a string", "a list of lists", "a number for p1", "a list for p2"],
+)
+def test_choices_of_another_shape_are_one_clear_line(tmp_path, choices):
+    """They were a traceback in `import` and `diff` (TypeError, AttributeError), or a choice
+    sent to Showdown as the number's text."""
+    from pokeview.pokeval import load_cases
+
+    case = json.loads((DATA / "pokeval" / "example-case.jsonl").read_text().splitlines()[0])
+    path = tmp_path / "cases.jsonl"
+    path.write_text(json.dumps({**case, "choices": choices}) + "\n")
+    with pytest.raises(PokeviewError, match=r"case 1 \(pokeval-example\): its choices should be"):
+        load_cases(path)
+
+
+def test_a_lone_surrogate_in_a_cases_or_engine_file_is_one_clear_line(tmp_path):
+    """Python's json reads "\\ud800" as a lone surrogate, which no output can hold: `import`
+    and `diff` gave a traceback (UnicodeEncodeError) at the first line naming the case."""
+    from pokeview.pokeval import load_cases, load_engine_output
+
+    case = json.loads((DATA / "pokeval" / "example-case.jsonl").read_text().splitlines()[0])
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({**case, "id": "a\ud800b"}) + "\n")
+    with pytest.raises(PokeviewError, match="line 1: not JSON"):
+        load_cases(cases)
+    engine = tmp_path / "engine.jsonl"
+    engine.write_text('{"id": "a", "log": ["|turn|1\\udc00"]}\n')
+    with pytest.raises(PokeviewError, match="line 1: not JSON"):
+        load_engine_output(engine)
