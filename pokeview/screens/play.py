@@ -251,7 +251,9 @@ class PlayScreen(DetailKeys, Screen[None]):
             finally:
                 store.close()
         except Exception as exc:  # the game is kept; only its last lines are not shown
-            self.notify(f"could not read the end of the game: {exc}", severity="warning")
+            self.notify(
+                f"could not read the end of the game: {exc}", severity="warning", markup=False
+            )
             return
         self.post_message(self.Ended(updates))
 
