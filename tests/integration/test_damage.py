@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers import build_db, pokeview, sqlite_file
+from tests.helpers import build_db, play_one, pokeview, sqlite_file
 
 
 def damage_page(db: Path, table: str, which: int = -1) -> None:
@@ -53,3 +53,26 @@ def test_damage_in_one_game_is_a_line_for_that_game_and_the_others_go_on(tmp_pat
     per_game = [line for line in verified.stdout.splitlines() if line.startswith(("ok", "FAIL"))]
     assert len(per_game) == 3, verified.stdout  # every game reported, the damaged ones too
     assert f"{3 - len(damaged)} of 3 games verified" in verified.stdout
+
+
+def test_a_bot_game_whose_words_cannot_be_derived_is_a_line_and_the_others_go_on(tmp_path):
+    """A bot's side is recorded without its words, derived when first read: a game whose
+    recorded choices cannot be played again is one damaged game, not the end of the check."""
+    from pokeview.store import body as bodies
+
+    db = str(tmp_path / "x.db")
+    play_one(db, "random", "heuristic", "s2")  # a bot's words are left for later
+    play_one(db, "random", "heuristic", "s3")
+    with sqlite_file(db) as conn:
+        fmt, blob = conn.execute("select format, blob from bodies where game_id = 1").fetchone()
+        body = bodies.unpack(blob, fmt)
+        at = next(n for n, event in enumerate(body.events) if event[2] == "choice")
+        event_id, _, kind, data, time = body.events[at]
+        body.events[at] = (event_id, "p3", kind, data, time)  # a side the bridge refuses
+        conn.execute("update bodies set blob = ? where game_id = 1", (bodies.pack(body),))
+    checked = pokeview("db", "--check", "--db", db)
+    assert "Traceback" not in checked.stderr + checked.stdout, checked.stderr
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    assert "1 of 2 games read whole; 1 damaged" in checked.stdout, checked.stdout
+    damaged = [line for line in checked.stdout.splitlines() if line.startswith("game 1")]
+    assert len(damaged) == 1 and "derived" in damaged[0], checked.stdout
