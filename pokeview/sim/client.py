@@ -90,6 +90,8 @@ class BattleChannel:
             raise BattleRefused(f"a choice for a side that is not p1 or p2: {side[:60]!r}")
         if "\n" in choice:
             raise BattleRefused(f"a choice of {side} holds a line break: {choice[:60]!r}")
+        if not _is_utf8(choice):
+            raise BattleRefused(f"a choice of {side} is not UTF-8 text: {choice[:60]!r}")
         self.bridge._send(wire.Choose(self.id, side, choice))
 
     def tie(self) -> None:
@@ -121,6 +123,16 @@ def refuse_command(line: str) -> None:
         raise BattleRefused(
             f"the input log holds a line that is not a game's command: {line[:60]!r}"
         )
+    if not _is_utf8(line):  # a lone surrogate (JSON's "\ud800"): no message to Node holds it
+        raise BattleRefused(f"the input log holds a line that is not UTF-8 text: {line[:60]!r}")
+
+
+def _is_utf8(text: str) -> bool:
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class BridgeHost(NodeChild):

@@ -89,12 +89,22 @@ def test_reading_a_bot_game_runs_no_code_from_its_recorded_choices(tmp_path):
     ],
 )
 async def test_the_bridge_refuses_an_input_log_line_that_is_not_a_games(bridge, line):
+    await refused_then_a_game_opens(bridge, line, "not a game's command")
+
+
+async def test_the_bridge_refuses_an_input_log_line_that_is_not_utf8(bridge):
+    """A player's name with a lone surrogate (JSON's "\\ud800", which Python's json reads):
+    no message to Node can hold it (it was a TypeError from the encoder)."""
+    await refused_then_a_game_opens(bridge, '>player p1 {"name":"a\ud800"}', "not UTF-8")
+
+
+async def refused_then_a_game_opens(bridge, line: str, said: str) -> None:
     header = [
         '>start {"formatid":"gen9randombattle","seed":[1,2,3,4]}',
         '>player p1 {"name":"a"}',
         '>player p2 {"name":"b"}',
     ]
-    with pytest.raises(BattleRefused, match="not a game's command"):
+    with pytest.raises(BattleRefused, match=said):
         await bridge.open(Start(inputlog=[*header, line], quiet=True))
     channel = await bridge.open(Start(inputlog=header, quiet=True))  # a game's own lines pass
     try:
@@ -124,3 +134,21 @@ def test_reading_a_forged_database_runs_no_code_from_a_choices_side(tmp_path):
     run = pokeview("export", "1", "--db", db)
     assert not marker.exists(), "a recorded choice's side ran code in the bridge"
     assert "not p1 or p2" in one_clear_line(run)
+
+
+async def test_a_choice_that_is_not_utf8_is_refused_before_it_is_sent(bridge):
+    channel = await bridge.open(
+        Start(
+            inputlog=[
+                '>start {"formatid":"gen9randombattle","seed":[1,2,3,4]}',
+                '>player p1 {"name":"a"}',
+                '>player p2 {"name":"b"}',
+            ],
+            quiet=True,
+        )
+    )
+    try:
+        with pytest.raises(BattleRefused, match="not UTF-8"):
+            channel.choose("p1", "move 1\ud800")
+    finally:
+        channel.close()
