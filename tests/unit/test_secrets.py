@@ -97,3 +97,17 @@ def test_credentials_leave_an_address_and_are_scrubbed():
         scrub(said, *url_secrets(url))
         == "failed for https://***@api.example.com, user ***, password ***"
     )
+
+
+def test_a_key_in_an_addresss_query_leaves_it_and_is_scrubbed():
+    from pokeview.players.llm.secrets import url_secrets, without_credentials
+
+    url = (
+        "https://api.example.com/v1?api-version=2024-10-21&key=AIza%2Bsecret1&access_token=tok12345"
+    )
+    shown = without_credentials(url)
+    assert shown == "https://api.example.com/v1?api-version=2024-10-21&key=***&access_token=***"
+    said = f"failed for {url}: key AIza+secret1, token tok12345"
+    cleaned = scrub(said, *url_secrets(url))
+    assert "AIza" not in cleaned and "tok12345" not in cleaned, cleaned
+    assert "api-version=2024-10-21" in cleaned

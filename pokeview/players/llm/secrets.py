@@ -7,7 +7,8 @@ sent: `repr`-escaped (`'sk-…\\n'`, `b'Bearer sk-\\xd0…'`), JSON-escaped, URL
 could be the start of one. `checked_key` is how a key read from the environment is made fit to
 send: surrounding whitespace stripped, and refused (one line naming where it came from, never
 the key) when it still holds a character an HTTP header cannot carry. `without_credentials`
-and `url_secrets` do the same for a user and password written into a base URL.
+and `url_secrets` do the same for a user and password written into a base URL, and for its
+query's parameters named for a secret (`?key=…`).
 
 Used by every provider client; keep these names and their signatures stable.
 """
@@ -45,24 +46,43 @@ def checked_key(value: str, where: str) -> str:
     return key
 
 
+# A query parameter whose name says it carries a secret (`?key=…`, `&access_token=…`); others
+# (Azure's `api-version`) are kept as they are.
+_SECRET_PARAMETER = re.compile(r"key|token|secret|sig|auth|pass|pwd|credential", re.IGNORECASE)
+
+
 def without_credentials(url: str) -> str:
     """`url` as it may be stored or shown: a user and password in it (`https://user:pass@host`)
-    become ***."""
+    and the values of its query parameters named for a secret (`?key=…`) become ***."""
     parts = urllib.parse.urlsplit(url)
-    if "@" not in parts.netloc:
-        return url
-    return urllib.parse.urlunsplit(parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2]))
+    if "@" in parts.netloc:
+        parts = parts._replace(netloc="***@" + parts.netloc.rpartition("@")[2])
+    if _secret_values(parts.query):
+        pairs = (pair.partition("=") for pair in parts.query.split("&"))
+        parts = parts._replace(
+            query="&".join(
+                f"{name}{eq}{MASK if eq and _SECRET_PARAMETER.search(name) else value}"
+                for name, eq, value in pairs
+            )
+        )
+    return urllib.parse.urlunsplit(parts)
 
 
 def url_secrets(url: str) -> tuple[str, ...]:
-    """The user and password in `url`, as written and decoded, for `scrub`."""
+    """The user and password in `url`, and its query's secret values, as written and decoded,
+    for `scrub`."""
     parts = urllib.parse.urlsplit(url)
     userinfo = parts.netloc.rpartition("@")[0]
-    if not userinfo:
-        return ()
-    found = {userinfo, *userinfo.split(":", 1)}
+    found = {userinfo, *userinfo.split(":", 1)} if userinfo else set()
+    found |= set(_secret_values(parts.query))
     found |= {urllib.parse.unquote(f) for f in found}
     return tuple(f for f in found if f)
+
+
+def _secret_values(query: str) -> list[str]:
+    """The values, as written, of the query's parameters named for a secret."""
+    pairs = (pair.partition("=") for pair in query.split("&") if query)
+    return [value for name, _, value in pairs if value and _SECRET_PARAMETER.search(name)]
 
 
 def scrub(text: str, *secrets: str | None) -> str:
