@@ -53,13 +53,12 @@ def cmd_import(args: argparse.Namespace) -> int:
         import_input_log,
         import_kind,
         import_pokeval_cases,
+        read_file,
     )
 
     path = Path(args.file)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PokeviewError(f"cannot read {path}: {exc.strerror}") from None
+        text = read_file(path).decode("utf-8")
     except UnicodeDecodeError:
         raise PokeviewError(f"{path} is not text (UTF-8)") from None
     store = open_store(args)

@@ -11,6 +11,7 @@ from pokeview.exchange.files import (
     import_game,
     import_input_log,
     import_json_into_scratch,
+    read_file,
 )
 from pokeview.exchange.imports import (
     ImportKind,
@@ -31,4 +32,5 @@ __all__ = [
     "import_json_into_scratch",
     "import_kind",
     "import_pokeval_cases",
+    "read_file",
 ]

@@ -20,6 +20,9 @@ from pokeview.game.decision import BadDetail, Made, detail_from_json, side_stats
 from pokeview.store.store import DamagedGame, Store, open_store
 
 FORMAT = "pokeview-game/1"
+# The most of a file `import` and `watch FILE` read: a game file, an input log or a replay is a
+# few MB; a file past this (or a device that never ends) is refused before it fills memory.
+READ_LIMIT = 512 * 1024 * 1024
 
 
 def export_game(store: Store, game_id: int | str) -> str:
@@ -276,12 +279,27 @@ def game_file_in_scratch(path: Path) -> Iterator[tuple[Path, int]]:
         shutil.rmtree(scratch.parent, ignore_errors=True)
 
 
+def read_file(path: Path, what: str = "") -> bytes:
+    """A file to import or watch (`what` names it in errors: "the game file"), whole, up to
+    READ_LIMIT; one line naming it otherwise."""
+    named = f"{what} {path}" if what else str(path)
+    too_big = PokeviewError(f"{named} is larger than {READ_LIMIT // 2**20:,} MiB")
+    try:
+        with path.open("rb") as file:
+            if path.is_file() and path.stat().st_size > READ_LIMIT:
+                raise too_big
+            data = file.read(READ_LIMIT + 1)
+    except OSError as exc:
+        raise PokeviewError(f"cannot read {named}: {exc.strerror}") from None
+    if len(data) > READ_LIMIT:
+        raise too_big
+    return data
+
+
 def import_json_into_scratch(path: Path) -> tuple[Path, int]:
     """Load a game file into a temporary database, to watch it without touching the user's."""
     try:
-        doc = orjson.loads(path.read_bytes())
-    except OSError as exc:
-        raise PokeviewError(f"cannot read the game file {path}: {exc.strerror}") from None
+        doc = orjson.loads(read_file(path, "the game file"))
     except orjson.JSONDecodeError as exc:
         raise PokeviewError(f"cannot read the game file {path}: {exc}") from None
     if isinstance(doc, dict) and isinstance(doc.get("game"), dict):

@@ -118,3 +118,20 @@ def test_a_replays_odd_turn_and_team_size_are_not_counts():
     lines = ["|player|p1|a|", "|player|p2|b|", "|teamsize|p1|²", "|turn|1", "|turn|³"]
     info = _header([*lines, "|turn|99999999999999999999", "|win|a"])
     assert info["turns"] == 1 and info["winner"] == "p1"
+
+
+def test_a_file_too_big_to_import_is_one_line_read_no_further(tmp_path, capsys, monkeypatch):
+    from pathlib import Path
+
+    from pokeview.errors import PokeviewError
+    from pokeview.exchange import files
+
+    big = tmp_path / "big.json"
+    with big.open("wb") as file:
+        file.truncate(files.READ_LIMIT + 1)  # sparse: nothing written to the disk
+    said = one_error_line(capsys, ["import", str(big), "--db", str(tmp_path / "x.db")])
+    assert said.endswith("is larger than 512 MiB"), said
+    # A device that never ends is read up to the limit, not to the end of memory.
+    monkeypatch.setattr(files, "READ_LIMIT", 4096)
+    with pytest.raises(PokeviewError, match="larger than"):
+        files.read_file(Path("/dev/zero"), "the file")
