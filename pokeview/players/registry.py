@@ -225,16 +225,19 @@ _checked: set[tuple[str, str, str, str | None]] = set()
 
 
 def check_model(spec) -> None:  # spec: ModelSpec
-    """A native API's model looked up once per process before it plays (chat endpoints are not:
-    not every OpenAI-compatible server has a models endpoint)."""
-    if spec.api == "chat":
-        return
+    """A native API's model looked up once per process before it plays; a chat endpoint's
+    address only checked to answer at all (not every OpenAI-compatible server has a models
+    endpoint)."""
     seen = (spec.api, spec.base_url, spec.model, spec.api_key_env)
     if seen in _checked:
         return
     from pokeview.players.llm.providers import make_provider
+    from pokeview.players.llm.providers.base import check_reachable
 
-    make_provider(spec).check_model()
+    if spec.api == "chat":
+        check_reachable(spec)
+    else:
+        make_provider(spec).check_model()
     _checked.add(seen)
 
 
