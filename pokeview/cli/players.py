@@ -60,7 +60,7 @@ def cmd_players(args: argparse.Namespace) -> int:
             )
         )
         line = (
-            f"  llm:{spec.name}  model {spec.model}  at {spec.shown_url}  {key}  "
+            f"  llm:{spec.name}  api {spec.api}  model {spec.model}  at {spec.shown_url}  {key}  "
             f"effort {spec.reasoning_effort or '-'}  USD per million tokens: {prices}"
         )
         print(strip_control(line))

@@ -121,3 +121,23 @@ def test_a_player_without_decide_cannot_be_made():
 
     with pytest.raises(TypeError):
         Undecided()  # type: ignore[abstract]
+
+
+def test_players_says_which_api_each_model_is_asked_through(tmp_path, capsys, monkeypatch):
+    """Four players of the four APIs were listed alike: which one is Anthropic's Messages API,
+    say, could not be told from `pokeview players`."""
+    from pokeview import cli
+
+    monkeypatch.setattr(cli, "tune_gc", lambda: None)
+    players = tmp_path / "players.toml"
+    players.write_text(
+        "".join(
+            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n'
+            for api in ("chat", "responses", "anthropic", "gemini")
+        )
+    )
+    assert cli.main(["players", "--players", str(players)]) == 0
+    out = capsys.readouterr().out
+    for api in ("chat", "responses", "anthropic", "gemini"):
+        line = next(line for line in out.splitlines() if f"llm:p-{api} " in line)
+        assert f" api {api} " in line, line
