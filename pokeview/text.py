@@ -53,3 +53,15 @@ def home_relative(path: object) -> str:
 def games_count(n: int) -> str:
     """How every count of games is said: "1 game", "2 games"."""
     return f"{n} game{'' if n == 1 else 's'}"
+
+
+RETRY_WAIT_SHOWN_MS = 1000  # waits between retries shorter than this are not worth a word
+
+
+def decision_time(model_ms: float, decision_ms: float | None) -> str:
+    """A model decision's time: its attempts' own, and the whole decision's when the waits
+    between retries made it a second or more longer (as `s/dec` in the ratings counts it)."""
+    said = f"{model_ms / 1000:.1f} s"
+    if decision_ms is not None and decision_ms - model_ms >= RETRY_WAIT_SHOWN_MS:
+        said += f" ({decision_ms / 1000:.1f} s with retries)"
+    return said

@@ -113,8 +113,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.func = games.cmd_app  # `pokeview` alone opens the app on the database
     tune_gc()
     later.install()  # a bot game's words, left for later, are derived when first read
-    with control_free_output():  # no text from a record or a file acts on the terminal
-        return _run(args)
+    try:
+        with control_free_output():  # no text from a record or a file acts on the terminal
+            return _run(args)
+    except BrokenPipeError:
+        return _reader_gone()
+
+
+def _reader_gone() -> int:
+    """The reader of standard output left (`pokeview runs | head -1`): stop quietly, as Rich's
+    console does for the commands that print through it. Standard output then goes to /dev/null,
+    so that Python's last flush has nothing to complain of."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # standard output's descriptor, under any wrapper
+    return 1
 
 
 def _run(args: argparse.Namespace) -> int:

@@ -50,17 +50,17 @@ def cmd_players(args: argparse.Namespace) -> int:
             state = "set" if os.environ.get(spec.api_key_env) else "NOT SET"
             key = f"${spec.api_key_env} {state}"
         # Every price a cost is made of; one missing makes the cost of tokens of its kind unknown.
+        # OpenAI's Responses and Gemini cache implicitly and bill no cache writes.
+        kinds = [("input", "input"), ("cached_input", "cached input")]
+        if spec.api not in ("responses", "gemini") or "cache_write" in spec.prices:
+            kinds.append(("cache_write", "cache write"))
+        kinds.append(("output", "output"))
         prices = ", ".join(
             f"{what} {spec.prices[k]:g}" if k in spec.prices else f"{what} ? (unknown)"
-            for k, what in (
-                ("input", "input"),
-                ("cached_input", "cached input"),
-                ("cache_write", "cache write"),
-                ("output", "output"),
-            )
+            for k, what in kinds
         )
         line = (
-            f"  llm:{spec.name}  model {spec.model}  at {spec.shown_url}  {key}  "
+            f"  llm:{spec.name}  api {spec.api}  model {spec.model}  at {spec.shown_url}  {key}  "
             f"effort {spec.reasoning_effort or '-'}  USD per million tokens: {prices}"
         )
         print(strip_control(line))

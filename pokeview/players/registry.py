@@ -55,7 +55,7 @@ def _loopback(spec: str, where: Where) -> Player:
 
 
 def _model(spec: str, where: Where) -> Player:
-    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.llm.config import load_players, no_such_model
     from pokeview.players.llm.player import LLMPlayer
 
     name = spec.removeprefix("llm:")
@@ -63,11 +63,7 @@ def _model(spec: str, where: Where) -> Player:
     if name in LOOPBACK and name not in models:
         return LLMPlayer(loopback_spec(name))
     if name not in models:
-        listed = ", ".join(sorted(models)) or "none"
-        raise PokeviewError(
-            f"no model player '{name}' in {players_path(where.players_file)} "
-            f"(players there: {listed})"
-        )
+        raise PokeviewError(no_such_model(name, models, where.players_file))
     models[name].api_key()  # a missing key is said now, not at the first decision
     check_model(models[name])
     return LLMPlayer(models[name])
@@ -225,16 +221,19 @@ _checked: set[tuple[str, str, str, str | None]] = set()
 
 
 def check_model(spec) -> None:  # spec: ModelSpec
-    """A native API's model looked up once per process before it plays (chat endpoints are not:
-    not every OpenAI-compatible server has a models endpoint)."""
-    if spec.api == "chat":
-        return
+    """A native API's model looked up once per process before it plays; a chat endpoint's
+    address only checked to answer at all (not every OpenAI-compatible server has a models
+    endpoint)."""
     seen = (spec.api, spec.base_url, spec.model, spec.api_key_env)
     if seen in _checked:
         return
     from pokeview.players.llm.providers import make_provider
+    from pokeview.players.llm.providers.base import check_reachable
 
-    make_provider(spec).check_model()
+    if spec.api == "chat":
+        check_reachable(spec)
+    else:
+        make_provider(spec).check_model()
     _checked.add(seen)
 
 

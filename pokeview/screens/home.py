@@ -141,8 +141,18 @@ class HomeScreen(Screen[None]):
             )
         self.loaded_rows = offset + len(rows)
         more = " · m for more" if len(rows) == PAGE else ""
-        search = f" matching {self.query_text!r}" if self.query_text else ""
-        said = f"{self.loaded_rows} shown of {total} games{search}{more} · Enter to watch"
+        if not self.query_text:
+            said = f"{self.loaded_rows} shown of {total} games{more} · Enter to watch"
+        elif self.loaded_rows:  # the total is all games, not the matches
+            said = (
+                f"{self.loaded_rows} shown matching {self.query_text!r} ({total} games in all)"
+                f"{more} · Enter to watch"
+            )
+        else:
+            said = (
+                f"no game matches {self.query_text!r} ({total} games in all; "
+                "an empty search lists them)"
+            )
         if not total:  # a new database: what to do first, rather than an empty list to watch
             said = "no games yet: `pokeview battle` or `pokeview play` records one"
         self.query_one("#count", Static).update(literal(said))

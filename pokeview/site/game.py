@@ -22,6 +22,7 @@ from pokeview.site.board import Boards
 from pokeview.site.html import esc, esc_text, json_script, page, player_link
 from pokeview.site.prompt_text import PageLog, PromptText
 from pokeview.store.store import DecisionRow, GameRow
+from pokeview.text import decision_time
 
 # The terminal viewer's keys (screens/watch.py BINDINGS) that the page's script follows.
 KEYS = "← → turn · s switch side (p1, p2, both) · digits then Enter: go to that turn"
@@ -112,7 +113,7 @@ def facts(detail: ModelDetail, side: str, written: Written) -> str:
     cost = detail.cost
     text = (
         f"{_tokens(detail.usage)} · {'cost unknown' if cost is None else f'${cost:.4f}'} · "
-        f"{(detail.model_latency_ms or 0) / 1000:.1f} s"
+        f"{decision_time(detail.model_latency_ms or 0, detail.decision_ms)}"
     )
     if written.models.get(side) != detail.model:
         written.models[side] = detail.model

@@ -96,7 +96,10 @@ class RunFile(msgspec.Struct, forbid_unknown_fields=True, kw_only=True):
     ] = None
     concurrency: Annotated[int, _whole(CONCURRENCY, "games played at once")] = 8
     players_file: Annotated[
-        str | None, msgspec.Meta(description="the players file naming the model players")
+        str | None,
+        msgspec.Meta(
+            description="the players file naming the model players; relative: beside this config"
+        ),
     ] = None
     description: Annotated[str, msgspec.Meta(description="words about the run")] = ""
     void_autopilot_share: Annotated[
@@ -212,7 +215,11 @@ def parse_run_config(raw: dict[str, Any], where: Path) -> RunConfig:
         team_library=library,
         team_library_path=declared.team_library,
         concurrency=declared.concurrency,
-        players_file=declared.players_file,
+        # Beside the config, as its team files are (a path given on the command line is not
+        # a config's: it stays as typed).
+        players_file=(
+            str(_path(base, declared.players_file)) if declared.players_file is not None else None
+        ),
         description=declared.description,
         void_autopilot_share=declared.void_autopilot_share,
         raw=raw,

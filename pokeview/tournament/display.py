@@ -11,6 +11,7 @@ from rich.console import Console, Group, RenderableType
 from rich.live import Live
 from rich.text import Text
 
+from pokeview.ratings.report import setting_text
 from pokeview.ratings.summary import ESTIMATES_NOTE, Report
 from pokeview.terminal import console as control_free_console
 from pokeview.terminal_tables import Column, Fitted, fitted_table
@@ -279,7 +280,7 @@ def report_renderable(report: Report, console: Console, width: int | None) -> Gr
             )
         for name, settings in (h.get("players") or {}).items():
             shown = ", ".join(
-                f"{k}={v}"
+                f"{k}={setting_text(k, v)}"  # prices and flags in words, as the report says them
                 for k, v in settings.items()
                 if k not in ("kind",) and v not in (None, {}, "")
             )

@@ -160,17 +160,13 @@ def _player_name(spec: str, players_file: str | None) -> str:
     A model need only be in the players file: its key is needed when it plays."""
     from pokeview.players import make_player
     from pokeview.players.kinds import LOOPBACK
-    from pokeview.players.llm.config import load_players, players_path
+    from pokeview.players.llm.config import load_players, no_such_model
 
     spec = spec.strip()
     if spec.startswith("llm:") and spec.removeprefix("llm:") not in LOOPBACK:
         models = load_players(players_file)
         if spec.removeprefix("llm:") not in models:
-            listed = ", ".join(sorted(models)) or "none"
-            raise PokeviewError(
-                f"no model player '{spec.removeprefix('llm:')}' in {players_path(players_file)} "
-                f"(players there: {listed})"
-            )
+            raise PokeviewError(no_such_model(spec.removeprefix("llm:"), models, players_file))
         return spec
     return make_player(spec, players_file).name
 

@@ -12,6 +12,7 @@ from pokeview.board.parts import literal
 from pokeview.game.decision import Attempt, ModelDetail, SearchDetail, SearchInfo, TokenUsage
 from pokeview.game.side import SideState
 from pokeview.store.store import DecisionRow, GameRow
+from pokeview.text import decision_time
 from pokeview.widgets.lines import Lines
 from pokeview.widgets.move_details import action_line
 
@@ -138,7 +139,7 @@ class DecisionPane(Lines):
             info = Text(_tokens(model.usage), style="dim")
             cost = model.cost
             info.append(f" · {'cost unknown' if cost is None else f'${cost:.4f}'}")
-            info.append(f" · {model.model_latency_ms / 1000:.1f} s")
+            info.append(f" · {decision_time(model.model_latency_ms, model.decision_ms)}")
             info.append(" · model ")
             info.append_text(literal(model.model))
             parts.append(info)

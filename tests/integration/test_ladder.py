@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from pokeview.players.llm.loopback import LoopbackModel
 from pokeview.ratings.summary import build_report
 from pokeview.tournament import ladder, ladder_play
 from pokeview.tournament.config import parse_run_config
@@ -44,8 +45,11 @@ def cli(capsys, monkeypatch, *args: str) -> tuple[int, list[str], str]:
 def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
     db = tmp_path / "x.db"
     assert cli(capsys, monkeypatch, "ladder", "create", "lad", "--db", str(db))[0] == 0
+    # A model with no price, at an address that answers (one where nothing does is refused
+    # before the price is looked at).
+    server = LoopbackModel().start_in_thread()
     players = tmp_path / "players.toml"
-    players.write_text('[players.cheap]\nbase_url = "http://127.0.0.1:9/v1"\nmodel = "m"\n')
+    players.write_text(f'[players.cheap]\nbase_url = "{server.base_url}"\nmodel = "m"\n')
     cases = [
         (["ladder", "create", "b", "--anchor", "max-damage"], "PLAYER=RATING"),
         (["ladder", "create", "b", "--anchor", "=1000"], "PLAYER=RATING"),
@@ -87,6 +91,7 @@ def test_bad_input_is_one_line_and_plays_nothing(tmp_path, capsys, monkeypatch):
     assert "'plain' is a run, not a ladder" in line
     assert games(db) == 2  # the plain run's two games; the ladder played nothing
     assert not (tmp_path / "r.html").exists()
+    server.stop_thread()
 
 
 async def test_the_ladder_orders_bots_as_a_round_robin_does_with_half_the_games(store, bridge):

@@ -129,3 +129,21 @@ def test_a_stored_status_start_or_ending_is_shown_literally(db, capsys, monkeypa
         conn.execute(f"update games set {column} = '[/]x[bold]y' where id = 24")  # noqa: S608
     lines = shown(capsys, monkeypatch, 120, "--db", str(db), "games", "--limit", "10")
     assert any("[/]x[bold]y" in row for row in rows(lines, "24 games in")), lines
+
+
+def test_the_players_settings_are_said_in_words_not_as_python_dicts(db, capsys, monkeypatch):
+    """Issue 32 saw the report print `prices={'input': 0.0, …}, stand_in=True`; the report was
+    fixed, and `pokeview ratings` (and `ladder show`, which prints the same header) still
+    printed them so."""
+    doc = orjson.loads((paths.recordings_dir() / RECORDING).read_bytes())
+    loopback = orjson.loads(doc["game"]["p1_config"])
+    loopback["stand_in"] = True  # as a loopback player is stored today
+    store = open_store(db)
+    run = store.run("widths")
+    store.update_run(run.id, header={"seed_text": "widths", "players": {"llm:loopback": loopback}})
+    store.close()
+    text = "\n".join(shown(capsys, monkeypatch, 120, "--db", str(db), "ratings", "widths"))
+    settings = text[: text.index("Bradley–Terry ratings")]
+    assert "llm:loopback:" in settings
+    assert "{'" not in settings and "True" not in settings, settings
+    assert "input $0.00" in settings and "per million tokens" in settings, settings

@@ -121,3 +121,50 @@ def test_a_player_without_decide_cannot_be_made():
 
     with pytest.raises(TypeError):
         Undecided()  # type: ignore[abstract]
+
+
+def test_players_says_which_api_each_model_is_asked_through(tmp_path, capsys, monkeypatch):
+    """Four players of the four APIs were listed alike: which one is Anthropic's Messages API,
+    say, could not be told from `pokeview players`."""
+    from pokeview import cli
+
+    monkeypatch.setattr(cli, "tune_gc", lambda: None)
+    players = tmp_path / "players.toml"
+    players.write_text(
+        "".join(
+            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n'
+            for api in ("chat", "responses", "anthropic", "gemini")
+        )
+    )
+    assert cli.main(["players", "--players", str(players)]) == 0
+    out = capsys.readouterr().out
+    for api in ("chat", "responses", "anthropic", "gemini"):
+        line = next(line for line in out.splitlines() if f"llm:p-{api} " in line)
+        assert f" api {api} " in line, line
+
+
+def test_players_lists_no_cache_write_price_for_apis_that_bill_none(tmp_path, capsys, monkeypatch):
+    """OpenAI's Responses and Gemini bill no cache writes (their caching is implicit), and
+    docs/providers.md leaves the price out of their examples; `pokeview players` still listed
+    "cache write ? (unknown)" for them, as if their costs would be unknown without it."""
+    from pokeview import cli
+
+    monkeypatch.setattr(cli, "tune_gc", lambda: None)
+    prices = "prices = { input = 2.0, cached_input = 0.5, output = 8.0 }\n"
+    players = tmp_path / "players.toml"
+    players.write_text(
+        "".join(
+            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://h/v1"\n{prices}'
+            for api in ("chat", "responses", "anthropic", "gemini")
+        )
+    )
+    assert cli.main(["players", "--players", str(players)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    line = {
+        api: next(x for x in out if f"llm:p-{api} " in x)
+        for api in ("chat", "responses", "anthropic", "gemini")
+    }
+    assert "cache write" not in line["responses"] and "cache write" not in line["gemini"], line
+    for api in ("chat", "anthropic"):  # these bill cache writes: a missing price is said
+        assert "cache write ? (unknown)" in line[api], line[api]
+    assert "input 2, cached input 0.5, output 8" in line["responses"], line["responses"]

@@ -189,6 +189,19 @@ def players_schema() -> dict[str, Any]:
     return config_files.schema(PlayersFile)
 
 
+def no_such_model(name: str, models: dict[str, ModelSpec], path: str | Path | None) -> str:
+    """Why a model player cannot be found: no players file at all (a mistyped path), or one
+    that does not name it."""
+    where = players_path(path)
+    if not where.exists():
+        return (
+            f"no model player '{name}': there is no players file at {where} "
+            "(see docs/providers.md, 'The players file')"
+        )
+    listed = ", ".join(sorted(models)) or "none"
+    return f"no model player '{name}' in {where} (players there: {listed})"
+
+
 def load_players(path: str | Path | None = None) -> dict[str, ModelSpec]:
     where = players_path(path)
     if not where.exists():

@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+import httpx
 import httpx2
 import orjson
 
@@ -126,6 +127,42 @@ def http_client(spec: ModelSpec) -> httpx2.AsyncClient:
     return httpx2.AsyncClient(timeout=timeout, event_hooks={"request": [ours]})
 
 
+def _connect_failure(exc: BaseException) -> BaseException | None:
+    """The failure to connect at the root of `exc` (nothing listens on the port, the host does
+    not resolve, no connection within the connect timeout), or None."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(
+            seen,
+            httpx.ConnectError | httpx.ConnectTimeout | httpx2.ConnectError | httpx2.ConnectTimeout,
+        ):
+            return seen
+        seen = seen.__cause__ or seen.__context__
+    return None
+
+
+def refuse_unreachable(spec: ModelSpec, exc: BaseException) -> None:
+    """One line when `exc` says nothing answers at the player's base_url: a mistyped address
+    would otherwise be retried at every decision and played on autopilot, silently, for as long
+    as a whole game."""
+    cause = _connect_failure(exc)
+    if cause is not None:
+        detail = _scrub(f"{type(cause).__name__}: {cause}", *spec.secrets())
+        raise PokeviewError(
+            f"player '{spec.name}': nothing answers at {spec.shown_url} ({detail}); "
+            "check its base_url"
+        ) from None
+
+
+def check_reachable(spec: ModelSpec) -> None:
+    """A chat endpoint has no models endpoint to ask for sure: any HTTP answer at its base_url
+    will do (no key is sent)."""
+    try:
+        httpx.get(spec.base_url, timeout=spec.timeout("connect"))
+    except Exception as exc:
+        refuse_unreachable(spec, exc)
+
+
 class Provider:
     """One model API. Subclasses give `request`, `_events` and `_fault`."""
 
@@ -161,13 +198,15 @@ class Provider:
         raise NotImplementedError
 
     def check_model(self) -> None:
-        """Before any game: a model name or key the provider refuses is one line naming the
-        player, and nothing is played. A provider that cannot be reached now is let be (the
-        game's own retries and autopilot are for that)."""
+        """Before any game: a model name or key the provider refuses, or an address where
+        nothing answers, is one line naming the player, and nothing is played. A provider that
+        answers slowly or with a server error now is let be (the game's own retries and
+        autopilot are for that)."""
         key = self.spec.api_key()
         try:
             self._look_up(key)
         except Exception as exc:
+            refuse_unreachable(self.spec, exc)
             mapped = self._fault(exc) or transport_fault(exc)
             if mapped is not None and mapped.kind == "client":
                 raise PokeviewError(
