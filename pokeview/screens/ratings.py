@@ -340,9 +340,6 @@ class RatingsScreen(Screen[None]):
         yield Footer(compact=True, show_command_palette=False)
 
     def on_mount(self) -> None:
-        # The report has the focus, so the keys a reader tries (down, page down, end) scroll
-        # to the figures below the fold; the run picker has its own key (u).
-        self.query_one(VerticalScroll).focus()
         self._title()
         self.list_runs()
         self.fit()

@@ -7,7 +7,6 @@ import io
 
 import pytest
 from rich.console import Console
-from textual.containers import VerticalScroll
 from textual.widgets import DataTable, Select, Static
 
 from pokeview.app import make_app
@@ -142,19 +141,3 @@ async def test_a_name_of_wide_characters_is_measured_by_its_cells(tmp_path):
     assert all(WIDE_NAME in shown[shown.index(part) :] for part in ("all games:", "cost, tokens"))
     tops = [line.rstrip() for line in shown.splitlines() if line.startswith("┏")]
     assert len(tops) == 3 and all(top.endswith("┓") for top in tops), tops
-
-
-async def test_the_keys_scroll_the_report_from_the_start(tmp_path):
-    """At 80x24 the report is longer than the screen: down and page down scroll it, where
-    they opened the run picker (the first widget, which had the focus)."""
-    db = build_db(tmp_path / "games.db", mutate=long_named)
-    app = make_app(db, lambda: RatingsScreen(db))
-    async with app.run_test(size=(80, 24)) as pilot:
-        report = app.screen.query_one("#report", Static)
-        await settle(pilot, lambda: "head to head" in text_of(report))
-        scroll = app.screen.query_one(VerticalScroll)
-        await pilot.press("pagedown")
-        await settle(pilot, lambda: scroll.scroll_y > 0)
-        assert not app.screen.query_one("#scope", Select).expanded
-        await pilot.press("u")  # the run picker, by its key
-        await settle(pilot, lambda: app.screen.query_one("#scope", Select).expanded)
