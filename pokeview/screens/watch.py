@@ -142,6 +142,7 @@ class WatchScreen(DetailKeys, Screen[None]):
         self.set_reactive(WatchScreen.view, view or "p1")
         self.replay: Replay | None = None
         self.whole = False
+        self.scroll_before_conversation = 0.0  # the decision pane's, before c showed it
         self.timer: Timer | None = None
         self.typed = ""
         self.shown_decision: tuple | None = None  # what the decision pane shows now
@@ -519,7 +520,21 @@ class WatchScreen(DetailKeys, Screen[None]):
                 self.notify("no conversation: neither side is a model")
                 return
         self.whole = not self.whole
-        self.redraw()
+        right = self.query_one("#right", VerticalScroll)
+        if self.whole:  # the conversation is below the decision, out of sight: go to it
+            self.scroll_before_conversation = right.scroll_y
+            self.redraw()
+            self.call_after_refresh(self._scroll_to_conversation)
+        else:  # and back to where the pane was
+            self.redraw()
+            right.scroll_to(y=self.scroll_before_conversation, animate=False)
+
+    def _scroll_to_conversation(self) -> None:
+        pane = self.query_one(DecisionPane)
+        line = pane.conversation_line()
+        if self.whole and line is not None:
+            top = pane.virtual_region.y + pane.gutter.top + line
+            self.query_one("#right", VerticalScroll).scroll_to(y=top, animate=False)
 
     def action_prompt(self) -> None:
         if not self.frames:

@@ -80,10 +80,18 @@ def ending(game: GameRow) -> Text:
     return Text(f"The game stopped here ({game.status}).", style="bold yellow")
 
 
+CONVERSATION_RULE = "the whole conversation up to here (c hides it)"
+
+
 class DecisionPane(Lines):
     DEFAULT_CSS = """
     DecisionPane { height: auto; padding: 0 1; }
     """
+
+    def conversation_line(self) -> int | None:
+        """The line where the whole conversation (c) starts, as drawn; None when not shown.
+        (Its rule, found by the start of its title, which a narrow pane cuts.)"""
+        return self.line_with("─ " + CONVERSATION_RULE[:14])
 
     def show_thinking(self, player: str, seconds: float, reasoning: str) -> None:
         """A live decision still being made: the thinking time and the reasoning so far."""
@@ -174,7 +182,7 @@ class DecisionPane(Lines):
             parts += _considered(d.detail.search)
         if model:
             if conversation:
-                parts.append(Rule("the whole conversation up to here (c hides it)", style="dim"))
+                parts.append(Rule(CONVERSATION_RULE, style="dim"))
                 for message in conversation:
                     role = message["role"] if isinstance(message, dict) else message.role
                     content = message["content"] if isinstance(message, dict) else message.content

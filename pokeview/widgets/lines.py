@@ -173,6 +173,13 @@ class Lines(AfterPaint, Static):
             self._drawn_for = (width, style)
         return self._strips
 
+    def line_with(self, text: str) -> int | None:
+        """The first line of the content, as drawn at the widget's width, holding `text`."""
+        width = self.size.width
+        if width <= 0:
+            return None
+        return next((y for y, strip in enumerate(self._draw(width)) if text in strip.text), None)
+
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self._draw(width)) if width > 0 else 0
 

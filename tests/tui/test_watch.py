@@ -13,7 +13,7 @@ from pokeview.screens.watch import WatchScreen
 from pokeview.widgets.battle_log import BattleLog
 from pokeview.widgets.board import Board
 from pokeview.widgets.decision_pane import DecisionPane
-from tests.helpers import build_db, game, llm, play_one, pokeview, ready, text_of
+from tests.helpers import build_db, game, llm, play_one, pokeview, ready, settle, text_of
 
 
 async def test_stepping_turns_decisions_first_last_and_go_to_turn(recorded_db):
@@ -95,6 +95,28 @@ async def test_a_model_decision_shows_messages_reasoning_and_answer(recorded_db)
         await pilot.press("s")
         bot = text_of(screen.query_one(DecisionPane))
         assert "legal actions" in bot and "▶ " in bot
+
+
+async def test_c_goes_to_the_conversation_below_the_decision(recorded_db):
+    """At 80x24 the conversation is below the decision and its legal actions: `c` showed it
+    out of sight, with nothing to say it had; now the pane scrolls to its start."""
+    from textual.containers import VerticalScroll
+
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 3, "p1"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await ready(pilot)
+        await pilot.press("right")
+        right = screen.query_one("#right", VerticalScroll)
+        pane = screen.query_one(DecisionPane)
+        await pilot.press("c")
+        await settle(pilot, lambda: right.scroll_y > 0)
+        line = pane.conversation_line()
+        assert line is not None
+        # The rule is in view, at the top of the pane's window.
+        top = pane.virtual_region.y + pane.gutter.top + line
+        assert right.scroll_y <= top < right.scroll_y + right.size.height
+        await pilot.press("c")  # hidden again
+        await settle(pilot, lambda: pane.conversation_line() is None)
 
 
 async def test_c_on_a_game_of_two_bots_says_there_is_no_conversation(recorded_db):
