@@ -250,9 +250,9 @@ class WatchScreen(DetailKeys, Screen[None]):
         state = "LIVE" if game.status == "running" else game.status
         fork = f" · fork of game {game.parent_game}" if game.parent_game else ""
         why = f" ({game.error})" if game.status == "void" and game.error else ""
-        self.sub_title = strip_control(
-            f"{game.format} · {state}{why} · winner {game.winner_name}{fork}"
-        )
+        # The winner first: a narrow header cuts the line's end (a void game's reason is long).
+        won = f"winner {game.winner_name} · " if game.winner else ""
+        self.sub_title = strip_control(f"{won}{game.format} · {state}{why}{fork}")
 
     # -- reactive state ------------------------------------------------------------------------
 

@@ -355,9 +355,9 @@ async def test_a_void_game_is_viewable_and_says_it_is_void(bridge, store, loopba
     app = make_app(store.path, lambda: WatchScreen(store.path, result.game_id, "p1"))
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await ready(pilot)
-        assert screen.sub_title.startswith(
+        assert (
             "gen9randombattle · void (llm:loopback-401 (p1) was on autopilot for 2 of its 2 "
-        )
+        ) in screen.sub_title
         assert "first failure: client: HTTP 401" in screen.sub_title
         await pilot.press("end")
         assert "(void)" in text_of(screen.query_one(DecisionPane))
@@ -389,3 +389,11 @@ async def test_an_unknown_game_says_which_command_lists_the_games(recorded_db):
                 break
         assert "could not load game 999" in pane
         assert "`pokeview games`" in pane and "pokeview list" not in pane  # `list` is no command
+
+
+async def test_the_header_says_the_winner_first(recorded_db):
+    """A narrow header cuts its line's end: the winner, last, was cut ("winner llm:mym…")."""
+    app = make_app(recorded_db, lambda: WatchScreen(recorded_db, 3, "p1"))
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await ready(pilot)
+        assert screen.sub_title.startswith(f"winner {screen.replay.game.winner_name} · ")
