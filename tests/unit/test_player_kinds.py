@@ -123,23 +123,31 @@ def test_a_player_without_decide_cannot_be_made():
         Undecided()  # type: ignore[abstract]
 
 
-def test_players_says_which_api_each_model_is_asked_through(tmp_path, capsys, monkeypatch):
-    """Four players of the four APIs were listed alike: which one is Anthropic's Messages API,
-    say, could not be told from `pokeview players`."""
+APIS = ("chat", "responses", "anthropic", "gemini")
+
+
+def listed(tmp_path, capsys, monkeypatch, table: str = "") -> dict[str, str]:
+    """`pokeview players` on one model player of each API (`table`: more of its settings):
+    each player's line, by API."""
     from pokeview import cli
 
     monkeypatch.setattr(cli, "tune_gc", lambda: None)
     players = tmp_path / "players.toml"
     players.write_text(
         "".join(
-            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://127.0.0.1:9/v1"\n'
-            for api in ("chat", "responses", "anthropic", "gemini")
+            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://h/v1"\n{table}'
+            for api in APIS
         )
     )
     assert cli.main(["players", "--players", str(players)]) == 0
-    out = capsys.readouterr().out
-    for api in ("chat", "responses", "anthropic", "gemini"):
-        line = next(line for line in out.splitlines() if f"llm:p-{api} " in line)
+    out = capsys.readouterr().out.splitlines()
+    return {api: next(x for x in out if f"llm:p-{api} " in x) for api in APIS}
+
+
+def test_players_says_which_api_each_model_is_asked_through(tmp_path, capsys, monkeypatch):
+    """Four players of the four APIs were listed alike: which one is Anthropic's Messages API,
+    say, could not be told from `pokeview players`."""
+    for api, line in listed(tmp_path, capsys, monkeypatch).items():
         assert f" api {api} " in line, line
 
 
@@ -147,23 +155,8 @@ def test_players_lists_no_cache_write_price_for_apis_that_bill_none(tmp_path, ca
     """OpenAI's Responses and Gemini bill no cache writes (their caching is implicit), and
     docs/providers.md leaves the price out of their examples; `pokeview players` still listed
     "cache write ? (unknown)" for them, as if their costs would be unknown without it."""
-    from pokeview import cli
-
-    monkeypatch.setattr(cli, "tune_gc", lambda: None)
     prices = "prices = { input = 2.0, cached_input = 0.5, output = 8.0 }\n"
-    players = tmp_path / "players.toml"
-    players.write_text(
-        "".join(
-            f'[players.p-{api}]\napi = "{api}"\nmodel = "m"\nbase_url = "http://h/v1"\n{prices}'
-            for api in ("chat", "responses", "anthropic", "gemini")
-        )
-    )
-    assert cli.main(["players", "--players", str(players)]) == 0
-    out = capsys.readouterr().out.splitlines()
-    line = {
-        api: next(x for x in out if f"llm:p-{api} " in x)
-        for api in ("chat", "responses", "anthropic", "gemini")
-    }
+    line = listed(tmp_path, capsys, monkeypatch, prices)
     assert "cache write" not in line["responses"] and "cache write" not in line["gemini"], line
     for api in ("chat", "anthropic"):  # these bill cache writes: a missing price is said
         assert "cache write ? (unknown)" in line[api], line[api]
