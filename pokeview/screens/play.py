@@ -9,6 +9,7 @@ shown in full at the end. Quitting keeps the game; `pokeview play --resume` cont
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass
 from itertools import groupby
@@ -166,7 +167,9 @@ class PlayScreen(DetailKeys, Screen[None]):
                     "pokeview would import, running its code; a record does not choose code to "
                     f"run: to play against it, name it yourself (pokeview play --vs SPEC)"
                 )
-            opponent = make_player(self.opponent_spec, self.players_file)
+            # In a thread: a model's address is checked on the way (a GET, up to its connect
+            # timeout), which would freeze the screen on its own event loop.
+            opponent = await asyncio.to_thread(make_player, self.opponent_spec, self.players_file)
             if opponent.kind != PlayerKind.LLM:  # a bot reasons in no words: nothing to hide
                 self.thinks = False
                 self.query_one("#reasoning").display = False

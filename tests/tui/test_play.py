@@ -237,3 +237,48 @@ async def test_at_80x24_the_actives_every_action_and_the_log_are_reachable(tmp_p
         assert actions.size.height >= 8  # most in view, the rest a scroll away
         assert screen.query_one("#log").size.height >= 4
         assert "== Turn 1 ==" in screen.query_one("#log").shown
+
+
+async def test_the_screen_answers_while_a_models_address_is_checked(tmp_path):
+    """Making a model opponent checks its address (a GET, up to its connect timeout): on the
+    screen's own event loop that froze the app for as long as a silent server kept it waiting."""
+    import socket
+    import threading
+
+    from tests.helpers import write_players
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    accepted: list[float] = []
+    held: list[socket.socket] = []
+
+    def accept() -> None:  # takes the connection and never answers
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            held.append(conn)
+            accepted.append(time.monotonic())
+
+    threading.Thread(target=accept, daemon=True).start()
+    port = listener.getsockname()[1]
+    players = write_players(
+        tmp_path / "players.toml",
+        f"http://127.0.0.1:{port}/v1",
+        silent={"model": "m", "timeouts": {"connect": 3}},
+    )
+    db = tmp_path / "x.db"
+    app = make_app(
+        db, lambda: PlayScreen(db, opponent="llm:silent", players_file=str(players), seed_text="s")
+    )
+    try:
+        async with app.run_test(size=(120, 40)) as pilot:
+            await until(pilot, lambda: bool(accepted), "the address check")
+            seen = time.monotonic()
+            assert seen - accepted[0] < 1.5, "the app's loop waited on the address check"
+    finally:
+        listener.close()
+        for conn in held:
+            conn.close()
