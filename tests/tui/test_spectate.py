@@ -86,10 +86,16 @@ async def test_spectating_a_running_tournament(tmp_path):
                 lambda: "is thinking" in text_of(pane) and "step 1" in text_of(pane),
                 "streamed reasoning",
             )
-            seen = text_of(pane).count("step ")
+            seen, at = text_of(pane).count("step "), live.position
+            # More of it, or the decision made: the viewer, following, may be on the model's
+            # next decision by the time it looks again (a busy machine), with fewer steps yet.
             await wait_for(
                 pilot,
-                lambda: text_of(pane).count("step ") > seen or "is thinking" not in text_of(pane),
+                lambda: (
+                    text_of(pane).count("step ") > seen
+                    or "is thinking" not in text_of(pane)
+                    or live.position != at
+                ),
                 "more reasoning",
             )
             turn = live.frames[live.position].turn
