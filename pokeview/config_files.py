@@ -19,6 +19,7 @@ import msgspec
 import msgspec.inspect as mi
 
 from pokeview.errors import PokeviewError
+from pokeview.text import is_utf8
 
 T = TypeVar("T")
 AT = re.compile(r"\.([^.\[]+)|\[(\d+|\.\.\.)\]")
@@ -43,22 +44,12 @@ def read_config(where: Path, what: str) -> Any:
         raise PokeviewError(f"{where}: not valid TOML: {_lower(str(exc))}") from None
     if _depth(data) > MAX_DEPTH:  # parsed, but what reads it (and its errors) recurses too
         raise PokeviewError(_too_deep(where, what))
-    if where.suffix == ".json" and not _is_text(data):
+    if where.suffix == ".json" and not is_utf8(json.dumps(data, ensure_ascii=False)):
         raise PokeviewError(
             f"{where}: not valid JSON: a string holds a lone surrogate (\\ud800 to \\udfff), "
             "which is not text"
         )
     return data
-
-
-def _is_text(data: Any) -> bool:
-    """No string in `data` holds a lone surrogate: Python's json reads "\\ud800" as one, and
-    nothing can write or show it (a traceback at the first print or insert of a run's name)."""
-    try:
-        json.dumps(data, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 # No config of pokeview's nests half as deep; past this, the file is not one of them.

@@ -10,6 +10,16 @@ import re
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+def is_utf8(text: str) -> bool:
+    """Whether `text` can be written as UTF-8: Python's json reads "\\ud800" as a lone
+    surrogate, which no file, database or message to Node can hold."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def strip_control(text: str) -> str:
     return _CONTROL.sub("", text)
 

@@ -24,6 +24,7 @@ from pokeview.errors import BattleRefused, BridgeDied
 from pokeview.game import bridge as wire
 from pokeview.game.bridge import Step
 from pokeview.sim.child import NodeChild
+from pokeview.text import is_utf8
 
 if TYPE_CHECKING:
     from pokeview.sim.search_client import SearchHost
@@ -90,7 +91,7 @@ class BattleChannel:
             raise BattleRefused(f"a choice for a side that is not p1 or p2: {side[:60]!r}")
         if "\n" in choice:
             raise BattleRefused(f"a choice of {side} holds a line break: {choice[:60]!r}")
-        if not _is_utf8(choice):
+        if not is_utf8(choice):
             raise BattleRefused(f"a choice of {side} is not UTF-8 text: {choice[:60]!r}")
         self.bridge._send(wire.Choose(self.id, side, choice))
 
@@ -123,16 +124,8 @@ def refuse_command(line: str) -> None:
         raise BattleRefused(
             f"the input log holds a line that is not a game's command: {line[:60]!r}"
         )
-    if not _is_utf8(line):  # a lone surrogate (JSON's "\ud800"): no message to Node holds it
+    if not is_utf8(line):  # a lone surrogate (JSON's "\ud800"): no message to Node holds it
         raise BattleRefused(f"the input log holds a line that is not UTF-8 text: {line[:60]!r}")
-
-
-def _is_utf8(text: str) -> bool:
-    try:
-        text.encode()
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 class BridgeHost(NodeChild):
