@@ -14,18 +14,26 @@ from __future__ import annotations
 
 import asyncio
 import os
+import tempfile
 import threading
 from collections.abc import Awaitable, Callable
+from datetime import datetime
+from pathlib import Path
 from typing import TypeVar
 
 from pokeview.battle.loop import side_payload, start_spec
+from pokeview.battle.play import AgainOnBridge, play
+from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import SIDES, SideUpdate, Step
+from pokeview.players import make_player
 from pokeview.sim.client import BattleChannel, Bridge
+from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.differences import Rebuilder
 from pokeview.store.events import EventKind
-from pokeview.store.store import EventRow, Store
+from pokeview.store.rows import GameRow
+from pokeview.store.store import EventRow, Store, open_store
 
 T = TypeVar("T")
 
@@ -114,6 +122,46 @@ async def _replay(
     return updates
 
 
+async def whole_body(
+    bridge: Bridge, scratch: Store, game: GameRow, played: bodies.Body
+) -> bodies.Body:
+    """A game of two random bots the bridge played through by itself (`bodies.PLAYED`): played
+    again the usual way into `scratch`, each decision's time its first, and its body as that
+    game would have been recorded, checked against what the game recorded (CannotDerive). Its
+    events and decisions are given the game's end as their time (they were not seen before)."""
+    latencies: dict[tuple[str, int], float] = {}
+    counts: dict[str, int] = dict.fromkeys(SIDES, 0)
+    for side, ms in played.played or ():
+        latencies[(side, counts[side])] = ms
+        counts[side] += 1
+    spec = GameSpec.again(game, make_player("random"), make_player("random"))
+    result = await play(spec, venue=AgainOnBridge(bridge, latencies), store=scratch)
+    again = scratch.game(result.game_id)
+    try:
+        if (again.status, again.winner, again.turns, again.input_log, again.spectator_log) != (
+            game.status,
+            game.winner,
+            game.turns,
+            game.input_log,
+            played.spectator_log,
+        ):
+            raise CannotDerive(
+                f"game {game.id} was played in the bridge alone, and playing it again gave "
+                "another game: its steps cannot be shown"
+            )
+        body = scratch._stored_body(result.game_id)
+    finally:
+        scratch.delete_game(result.game_id)
+        scratch.commit()
+    at = datetime.fromisoformat(game.ended_at).timestamp() if game.ended_at else 0.0
+    created = bodies.DECISION_COLUMNS.index("created_at")
+    return bodies.Body(
+        [(i, side, kind, data, at) for i, side, kind, data, _ in body.events],
+        [(d[0], game.id, *d[2:created], game.ended_at, *d[created + 1 :]) for d in body.decisions],
+        body.spectator_log,
+    )
+
+
 async def derive_all(store: Store, bridge: Bridge, game_ids: list[int]) -> int:
     """`derive_words` for each game (those with nothing to derive cost one read)."""
     total = 0
@@ -132,20 +180,35 @@ class ForReaders:
         self._lock = threading.Lock()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._bridge: Bridge | None = None
-        self._inherited: tuple[object, object] | None = None
+        self._inherited: tuple[object, ...] | None = None
+        self._scratch: Store | None = None
+        self._scratch_dir: tempfile.TemporaryDirectory[str] | None = None
 
     def keep(self, store: Store, game_id: int) -> None:
         self._run(lambda bridge: derive_words(store, bridge, game_id))
+
+    def whole(self, game: GameRow, played: bodies.Body) -> bodies.Body:
+        return self._run(lambda bridge: whole_body(bridge, self._scratch_store(), game, played))
+
+    def _scratch_store(self) -> Store:
+        """Where games are played again to derive them (in this thread: SQLite's objects are
+        its own), a file of its own, emptied after each."""
+        if self._scratch is None:
+            self._scratch_dir = tempfile.TemporaryDirectory(prefix="pokeview-derive-")
+            self._scratch = open_store(Path(self._scratch_dir.name) / "again.db")
+        return self._scratch
 
     def forget_in_child(self) -> None:
         """In a process forked from one that derived: the parent's loop has no thread here and
         its Node is the parent's, so this process starts its own when first needed. The
         parent's objects are kept, not collected: collecting them would close what is not
         this process's."""
-        self._inherited = (self._loop, self._bridge)
+        self._inherited = (self._loop, self._bridge, self._scratch, self._scratch_dir)
         self._lock = threading.Lock()
         self._loop = None
         self._bridge = None
+        self._scratch = None
+        self._scratch_dir = None
 
     def preview(self, store: Store, game_id: int) -> dict[int, str]:
         return self._run(lambda bridge: preview_words(store, bridge, game_id))

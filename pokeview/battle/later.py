@@ -1,4 +1,5 @@
-"""Readers meet a bot's words left for later (`events.Side.later`) derived, not empty: `install`
+"""Readers meet a bot's words left for later (`events.Side.later`) derived, not empty, and a game
+the bridge played through by itself (`body.PLAYED`) with its steps: `install`
 gives every Store the deriver of battle/derive.py, imported (and its Node started) only when a
 game needs it, so that a command that never meets one pays nothing for it."""
 
@@ -21,6 +22,11 @@ class _OnFirstRead:
         from pokeview.battle.derive import FOR_READERS
 
         return FOR_READERS.preview(store, game_id)
+
+    def whole(self, game: Any, played: Any) -> Any:
+        from pokeview.battle.derive import FOR_READERS
+
+        return FOR_READERS.whole(game, played)
 
 
 def install() -> None:

@@ -28,13 +28,21 @@ from pokeview.game.bridge import (
     Autoplay,
     Chosen,
     Ending,
+    Played,
     PlayerSpec,
     SideUpdate,
     Start,
     Step,
 )
 from pokeview.game.bridge import SIDES as WIRE_SIDES
-from pokeview.game.decision import How, Made, SideStats, messages_of, side_stats
+from pokeview.game.decision import (
+    How,
+    Made,
+    SideStats,
+    bot_choices,
+    messages_of,
+    side_stats,
+)
 from pokeview.game.side import SideState, to_state
 from pokeview.players.base import Decision, DecisionContext
 from pokeview.players.kinds import PlayerKind
@@ -102,6 +110,8 @@ class _Game:
         store: Store,
         words_later: bool | None = None,
         in_bridge: bool = True,
+        whole: bool = True,
+        latencies: dict[tuple[str, int], float] | None = None,
     ) -> None:
         self.spec = spec
         self.bridge = bridge
@@ -123,6 +133,12 @@ class _Game:
         self.in_bridge = (
             {s for s in SIDES if self.players[s].bridge_plays} if fresh and in_bridge else set()
         )
+        # A game of two such sides, recorded for later, is played through in the bridge with no
+        # step sent (`sim/bridge/whole.js`): the record derives its steps when first read.
+        self.whole = whole and self.in_bridge == set(SIDES) and self.later == set(SIDES)
+        # Each decision's time as first made, by (side, index): a game played again to derive
+        # its steps (battle/derive.py) records those, not its own.
+        self.latencies = latencies or {}
         # A view is a shell until a player reads its poke-env battle (see SideView).
         self.views = {s: SideView(s, spec.format, SEAT_NAMES[s]) for s in SIDES}
         self.updates: dict[str, list[ev.Side]] = {s: [] for s in SIDES}
@@ -209,6 +225,10 @@ class _Game:
             self.game_id = self.store.create_game(**self.spec.record(self.bridge.showdown_version))
         self.over = asyncio.get_running_loop().create_future()
         try:
+            if self.whole:
+                played = await self.play_whole()
+                if played.end is not None:
+                    return self.finish_played(played)
             self.channel = await self.bridge.open(
                 self.start_spec(), Receiver(self.take_step, self.end_with_error)
             )
@@ -246,6 +266,32 @@ class _Game:
                 self.channel.close()
             for player in self.players.values():
                 await player.close()
+
+    async def play_whole(self) -> Played:
+        """The game played through in the bridge, with no step sent (`Autoplay.whole`); where
+        the bridge stopped (`Played.end` None), it is played the usual way, from its start."""
+        start = self.start_spec()
+        assert start.autoplay is not None
+        start.autoplay.whole = True
+        channel = await self.bridge.open(start)
+        try:
+            return await channel.played()
+        finally:
+            channel.close()
+
+    def finish_played(self, played: Played) -> GameResult:
+        """Record a game the bridge played through: its logs, result and decision stats now;
+        its events and decisions when first read (the Store derives them: `bodies.PLAYED`)."""
+        self.steps = 1
+        self.input = played.input
+        self.spectator = played.spectator
+        times: list[tuple[str, float]] = [(side, round(ms, 3)) for side, ms in played.decisions]
+        counts = dict.fromkeys(SIDES, 0)
+        for made in bot_choices(times):
+            self.made[(made.side, counts[made.side])] = made
+            counts[made.side] += 1
+        assert played.end is not None
+        return self.finish(played.end, played=times)
 
     # -- steps -------------------------------------------------------------------------------
 
@@ -331,7 +377,8 @@ class _Game:
                 f"the bridge chose {chosen.choice!r} for {side}'s decision {pending.index + 1}, "
                 f"where {self.players[side].name} chooses {ours or 'through poke-env'}"
             )
-        self.record(side, self.views[side].turn, Decision(index, how=How.CHOSEN), chosen.ms)
+        ms = self.latencies.get((side, pending.index), chosen.ms)
+        self.record(side, self.views[side].turn, Decision(index, how=How.CHOSEN), ms)
 
     def refused(self, side: str, error: str, update: SideUpdate) -> None:
         pending = self.pending.get(side)
@@ -523,10 +570,13 @@ class _Game:
 
     # -- the end -----------------------------------------------------------------------------
 
-    def finish(self, end: Ending | None) -> GameResult:
+    def finish(
+        self, end: Ending | None, played: list[tuple[str, float]] | None = None
+    ) -> GameResult:
         winner = (end and end.winner) or "tie"
         turns = end.turns if end else 0
-        self.events(None, EventKind.END, ev.End(winner, turns, self.ending))
+        if played is None:  # (a game played through in the bridge has its end derived)
+            self.events(None, EventKind.END, ev.End(winner, turns, self.ending))
         void = self.void_reason()
         status = "void" if void else "finished"
         self.store.finish_game(
@@ -540,6 +590,7 @@ class _Game:
             showdown_version=self.bridge.showdown_version,
             ending=self.ending,
             stats=self.stats(),
+            played=played,
         )
         if void:
             self.store.set_excluded(self.game_id)
@@ -621,6 +672,8 @@ async def play_game(
     store: Store,
     words_later: bool | None = None,
     in_bridge: bool = True,
+    whole: bool = True,
+    latencies: dict[tuple[str, int], float] | None = None,
 ) -> GameResult:
     """Play one game on the bridge to its end (or to its turn limit, a tie) and record it: the
     bridge's venue (`battle.play.OnBridge`); everything else calls `battle.play.play`.
@@ -629,14 +682,26 @@ async def play_game(
     (`battle/derive.py`), and the bridge does only the simulation's work for it; None (the
     default) does so in a game of two bots, True in any game, False in none.
     `in_bridge`: the bridge plays the sides it can play by itself (the random bot), and the loop
-    records its choices (`sim/bridge/autoplay.js`); False asks every player here."""
+    records its choices (`sim/bridge/autoplay.js`); False asks every player here.
+    `whole`: a game of two such sides, its words left for later, is played through in the
+    bridge and its steps derived when first read (`sim/bridge/whole.js`); False sends each step.
+    `latencies`: each decision's time, by (side, index), to record instead of its own (a game
+    played again to derive its steps: battle/derive.py)."""
     if not spec.seed:
         raise PokeviewError("a game needs a seed")
     for player in (spec.p1, spec.p2):  # a player that cannot play this format says so first
         player.check_format(spec.format)
     if not bridge.running:
         await bridge.start()
-    game = _Game(spec, bridge=bridge, store=store, words_later=words_later, in_bridge=in_bridge)
+    game = _Game(
+        spec,
+        bridge=bridge,
+        store=store,
+        words_later=words_later,
+        in_bridge=in_bridge,
+        whole=whole,
+        latencies=latencies,
+    )
     if spec.resume is not None:
         game.restore(spec.resume)
     try:

@@ -38,6 +38,26 @@ class OnBridge:
         return await play_game(spec, bridge=self.bridge, store=store)
 
 
+@dataclass(frozen=True, slots=True)
+class AgainOnBridge:
+    """The bridge, playing a game again step by step to derive its record (a game it played
+    whole: battle/derive.py): words on, each decision recorded with its first time, by (side,
+    index)."""
+
+    bridge: Bridge
+    latencies: dict[tuple[str, int], float]
+
+    async def play(self, spec: GameSpec, store: Store) -> GameResult:
+        return await play_game(
+            spec,
+            bridge=self.bridge,
+            store=store,
+            words_later=False,
+            whole=False,
+            latencies=self.latencies,
+        )
+
+
 async def play(spec: GameSpec, *, venue: Venue, store: Store) -> GameResult:
     """Play one game to its end (or its turn limit, a tie) in `venue`, and record it."""
     if not spec.seed:

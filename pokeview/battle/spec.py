@@ -18,6 +18,7 @@ from pokeview.battle.void import DEFAULT_SHARE
 from pokeview.players.base import Player
 
 if TYPE_CHECKING:
+    from pokeview.store.rows import GameRow
     from pokeview.store.store import Store
 
 SIDES = ("p1", "p2")
@@ -73,6 +74,19 @@ class GameSpec:
             p2=p2,
             seed_text=game.seed_text,
             resume=game.id,
+        )
+
+    @classmethod
+    def again(cls, game: GameRow, p1: Player, p2: Player) -> GameSpec:
+        """Stored game `game`, played again from its seed and teams to derive its steps (a game
+        the bridge played whole: battle/derive.py); it ended before any turn limit."""
+        return cls(
+            format=game.format,
+            seed=game.seed or "",
+            p1=p1,
+            p2=p2,
+            teams=game.teams,
+            turn_limit=(game.turns or 0) + 1,
         )
 
     @classmethod

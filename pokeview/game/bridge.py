@@ -36,11 +36,14 @@ class PlayerSpec(msgspec.Struct, omit_defaults=True, forbid_unknown_fields=True)
 class Autoplay(msgspec.Struct, forbid_unknown_fields=True):
     """The sides the bridge chooses for by itself (poke-env's RandomPlayer, from the request and
     each decision's seed, drawn from the game's `seed`), until `turn_limit`: see
-    `sim/bridge/autoplay.js`. Each choice comes back in its step (`SideUpdate.chosen`)."""
+    `sim/bridge/autoplay.js`. Each choice comes back in its step (`SideUpdate.chosen`).
+    `whole` (both sides the bridge's): the game is played through with no step sent, and
+    answered with one `Played` (`sim/bridge/whole.js`)."""
 
     seed: str
     sides: list[Side]
     turn_limit: int
+    whole: bool = False
 
 
 class Info(_Command, tag="info"):
@@ -200,6 +203,20 @@ class Followed(_Reply, tag="followed"):
     pieces: list[Piece]
 
 
+class Played(_Reply, tag="played"):
+    """A game of two random bots the bridge played through by itself (`Autoplay.whole`): its
+    input log, its spectator log, its end, and each decision's side and time in ms, in the
+    order they were made. `end` is None where the bridge stopped (`stopped` says why: a
+    refused choice, the turn limit), and the game is to be played the usual way."""
+
+    battle: str
+    input: list[str]
+    spectator: list[str]
+    end: Ending | None
+    decisions: list[tuple[Side, float]]
+    stopped: str | None = None
+
+
 class Crash(_Reply, tag="crash"):
     """A command failed (an unknown battle or op, a bad team, a throw in the simulator): that
     battle, if any, is gone."""
@@ -208,4 +225,4 @@ class Crash(_Reply, tag="crash"):
     message: str
 
 
-Reply = Ready | InfoReply | Step | Followed | Crash
+Reply = Ready | InfoReply | Step | Followed | Played | Crash

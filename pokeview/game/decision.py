@@ -267,6 +267,12 @@ class SideStats(msgspec.Struct, kw_only=True):
             self.cost = (self.cost or 0) + detail.cost
 
 
+def bot_choices(times: Iterable[tuple[str, float]]) -> list[Made]:
+    """The decisions of a game the bridge played through by itself (`body.PLAYED`), from each
+    one's side and time: a bot's own choices."""
+    return [Made(side, How.CHOSEN, ms, NoDetail()) for side, ms in times]
+
+
 def side_stats(decisions: Iterable[Decided]) -> dict[str, SideStats]:
     """Each side's statistics over a game's decisions. Both sides have theirs, zeros for a side
     that made none, so that a game's stats, once kept, are never looked for again."""

@@ -8,7 +8,8 @@
 //
 // This file reads stdin and dispatches each op; the parts are in ./bridge/: battle.js (one
 // hosted battle), start.js (the commands that start one), words.js (a side's battle-log words),
-// snapshot.js (what a side knows at a request), follow.js (a replay log, for importing it),
+// snapshot.js (what a side knows at a request), autoplay.js and whole.js (games of random bots
+// the bridge plays by itself), follow.js (a replay log, for importing it),
 // lines.js and output.js (JSON lines in and out, shared with the search host, ../search.js).
 const packages = require('./bridge/packages');
 
@@ -24,6 +25,7 @@ const {startCommands} = require('./bridge/start');
 const {follow} = require('./bridge/follow');
 const {out} = require('./bridge/output');
 const {answer, settle, abandon, onFailure} = require('./bridge/autoplay');
+const {playWholeLater} = require('./bridge/whole');
 const {readMessages} = require('./bridge/lines');
 
 const SHOWDOWN_VERSION = packages.need('pokemon-showdown/package.json').version;
@@ -54,6 +56,10 @@ function handle(msg) {
     case 'start': {
       if (battles.has(id)) throw new Error(`battle ${id} exists`);
       const lines = startCommands(msg);
+      if (msg.autoplay && msg.autoplay.whole) { // played through, one reply at its end
+        playWholeLater(id, lines, msg.autoplay);
+        return;
+      }
       const hosted = new HostedBattle(id, {
         quiet: !!msg.quiet, omniscient: !!msg.omniscient, fromInputLog: !!msg.inputlog, whole: !!msg.whole,
         words: msg.words || null, autoplay: msg.autoplay || null,

@@ -69,7 +69,9 @@ class BattleChannel:
     bridge: BridgeHost
     id: str
     generation: int
-    queue: asyncio.Queue[Step | wire.Followed | _Failure] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[Step | wire.Followed | wire.Played | _Failure] = field(
+        default_factory=asyncio.Queue
+    )
     closed: bool = False
     receiver: Receiver | None = None
 
@@ -78,6 +80,14 @@ class BattleChannel:
         if isinstance(item, _Failure):
             raise item.error
         assert isinstance(item, Step)
+        return item
+
+    async def played(self) -> wire.Played:
+        """The one reply of a game the bridge plays through by itself (`Autoplay.whole`)."""
+        item = await self.queue.get()
+        if isinstance(item, _Failure):
+            raise item.error
+        assert isinstance(item, wire.Played)
         return item
 
     def deliver(self, step: Step) -> None:
@@ -230,7 +240,7 @@ class BridgeHost(NodeChild):
             return
         if isinstance(reply, Step):
             channel.deliver(reply)
-        elif isinstance(reply, wire.Followed):
+        elif isinstance(reply, wire.Followed | wire.Played):
             channel.queue.put_nowait(reply)
         else:
             self._channels.pop(channel.id, None)

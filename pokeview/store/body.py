@@ -16,8 +16,12 @@ import zstandard
 
 # The body's own version, kept beside each blob. 2: a spectator log that is its `log` events'
 # lines, one after another (every game played here), is not stored twice but rebuilt from them.
+# 3 (PLAYED): a game of two random bots the bridge played through by itself holds its spectator
+# log and its decisions' times only; its events and decisions are derived when first read
+# (battle/derive.py) and stored as a body of format 2. A pokeview before it refuses one whole.
 FORMAT = 2
-READS = (1, 2)
+PLAYED = 3
+READS = (1, 2, PLAYED)
 # zstd's level. Measured on 20 random games (format 2, body 245 KB before compression): level 3
 # packs one in 0.36 ms to 29.9 KB, level 4 in 0.62 ms to 27.7 KB, level 5 in 0.83 ms to 25.2 KB.
 # A file of 20 random games (benchmarks/record.py) then holds 39.0, 36.7 and 33.7 KB a game: level
@@ -37,6 +41,8 @@ class Body(msgspec.Struct, array_like=True):
     decisions: list[tuple[Any, ...]]
     spectator_log: str | None
     log_from_events: bool = False  # format 2: the log is the `log` events' lines (then None)
+    # PLAYED: each decision's side and time in ms, in the order made; events and decisions empty
+    played: list[tuple[str, float]] | None = None
 
 
 def log_of_events(events: list[tuple[int, str | None, str, str, float]]) -> str:
@@ -86,7 +92,9 @@ def pack(body: Body) -> bytes:
     log = body.spectator_log
     if log is not None and not body.log_from_events and log == _log_or_none(body.events):
         body = msgspec.structs.replace(body, spectator_log=None, log_from_events=True)
-    return zstandard.ZstdCompressor(level=LEVEL).compress(_ENCODER.encode(body))
+    # Format 2's four fields as they were; `played` only where there is one (format 3).
+    fields = body if body.played is not None else msgspec.structs.astuple(body)[:4]
+    return zstandard.ZstdCompressor(level=LEVEL).compress(_ENCODER.encode(fields))
 
 
 def unpack(blob: bytes, fmt: int = FORMAT) -> Body:

@@ -17,7 +17,7 @@ from pokeview.game.decision import SideStats
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
 from pokeview.store.differences import BadDifferences, Rebuilder
-from pokeview.store.rows import DecisionRow
+from pokeview.store.rows import DecisionRow, GameRow
 
 ENDED = ("finished", "void", "error", "interrupted")  # the statuses whose games are compacted
 BODY_CACHE = 8  # decoded bodies kept per Store (a viewer reads one game many times)
@@ -104,6 +104,12 @@ class Deriver(Protocol):
 
     def preview(self, store: Any, game_id: int) -> dict[int, str]: ...
 
+    def whole(self, game: GameRow, played: bodies.Body) -> bodies.Body:
+        """A game the bridge played through by itself (`bodies.PLAYED`): its events and
+        decisions, derived, as a body of its game (their ids the deriver's own record's), its
+        log and result checked against the game's (else CannotDerive)."""
+        ...
+
 
 class StoreConnection:
     """The base of the Store's parts: its connection, what waits to be written, and how ended
@@ -129,6 +135,7 @@ class StoreConnection:
     # from above (battle/later.py), for every Store, as it runs Node.
     deriver: ClassVar[Deriver | None] = None
     _deriving: set[int]  # games being derived now: their own reads take the body as it is
+    _blocks = 0  # transactions open (`_transaction`): a read inside one writes nothing itself
 
     def _first_inserted(self, count: int) -> int:
         """The id of the first of the `count` rows the last insert statement wrote: one
@@ -212,12 +219,15 @@ class StoreConnection:
     @contextlib.contextmanager
     def _transaction(self) -> Iterator[None]:
         """`with self.conn`, keeping the rows flushed into the transaction if it fails."""
+        self._blocks += 1
         try:
             with self.conn:
                 yield
         except BaseException:
             self._after_failure()
             raise
+        finally:
+            self._blocks -= 1
         self._committed()
 
     # -- compaction --------------------------------------------------------------------------
@@ -237,11 +247,13 @@ class StoreConnection:
         game_id: int,
         spectator_log: str | None | object = _FROM_ROW,
         stats: Mapping[str, SideStats] | None = None,
+        played: list[tuple[str, float]] | None = None,
     ) -> None:
         """Pack a game's events, decisions and spectator log (given, or read from its row) into
         its body, keeping its decision stats when given (else they are computed when first
         read: `stats_missing`). Called inside a transaction: the game is either all rows or all
-        body, whatever happens."""
+        body, whatever happens. `played`: a game the bridge played through by itself, whose
+        body holds its decisions' times instead (`bodies.PLAYED`)."""
         if self._is_compacted(game_id):
             return
         self._flush()
@@ -274,11 +286,12 @@ class StoreConnection:
             row = conn.execute("select spectator_log from games where id = ?", (game_id,))
             spectator_log = (row.fetchone() or (None,))[0]
         assert spectator_log is None or isinstance(spectator_log, str)
-        blob = bodies.pack(bodies.Body(events, decisions, spectator_log))
+        fmt = bodies.FORMAT if played is None else bodies.PLAYED
+        blob = bodies.pack(bodies.Body(events, decisions, spectator_log, played=played))
         conn.execute(
             "insert or replace into bodies (game_id, format, events, decisions, bytes, blob) "
             "values (?, ?, ?, ?, ?, ?)",
-            (game_id, bodies.FORMAT, len(events), len(decisions), len(blob), blob),
+            (game_id, fmt, len(events), len(decisions), len(blob), blob),
         )
         _crash_point("compaction")
         self._forget_rebuilders(game_id)
@@ -325,13 +338,16 @@ class StoreConnection:
             self._bodies.pop(game_id, None)
         return self._body(game_id)
 
-    def _body(self, game_id: int) -> bodies.Body:
-        """A compacted game's body for reading: its side events whole (see differences.py)."""
+    def _body(self, game_id: int, *, derive: bool = True) -> bodies.Body:
+        """A compacted game's body for reading: its side events whole (see differences.py).
+        `derive=False`: a game the bridge played alone is given as stored (its logs only)."""
         cached = self._bodies.get(game_id)
         if cached is not None:
             self._bodies.move_to_end(game_id)
             return cached
-        body = self._stored_body(game_id)
+        body = self._stored_body(game_id, derive=derive)
+        if body.played is not None:
+            return body
         rebuilder = Rebuilder()
         try:
             body.events = [
@@ -371,19 +387,75 @@ class StoreConnection:
             self._deriving.discard(game_id)
         return False
 
-    def _stored_body(self, game_id: int) -> bodies.Body:
-        """A compacted game's body as stored (side events as differences, where they were)."""
+    def _stored_body(self, game_id: int, *, derive: bool = True) -> bodies.Body:
+        """A compacted game's body as stored (side events as differences, where they were).
+        A game the bridge played through by itself is derived first (`_played_whole`), unless
+        `derive` is False (a reader of its spectator log alone)."""
         row = self.conn.execute(
             "select format, blob from bodies where game_id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise DamagedGame(f"game {game_id} is marked compacted but its body is missing")
         try:
-            return bodies.unpack(row[1], row[0])
+            body = bodies.unpack(row[1], row[0])
         except bodies.BadBody as exc:
             raise DamagedGame(
                 f"game {game_id} cannot be read: its stored body is damaged ({exc})"
             ) from None
+        if body.played is not None and derive:
+            return self._played_whole(game_id, body)
+        return body
+
+    def _played_whole(self, game_id: int, played: bodies.Body) -> bodies.Body:
+        """The events and decisions of a game the bridge played through by itself, derived by
+        the installed deriver (battle/derive.py plays it again the usual way), and kept as its
+        body in one transaction: where they cannot be (a read-only file, a full disk, a
+        transaction open around this read), given to this read alone."""
+        deriver = StoreConnection.deriver
+        if deriver is None:
+            raise DamagedGame(
+                f"game {game_id} was played in the bridge alone, and its steps are derived in "
+                "Node when first read: this reader runs none"
+            )
+        game = self.game(game_id, with_log=False)  # type: ignore[attr-defined]
+        whole = deriver.whole(game, played)
+        if self.read_only or self._blocks or self.conn.in_transaction:
+            return whole
+        try:
+            self.commit()  # type: ignore[attr-defined]
+            return self._keep_whole(game_id, whole)
+        except sqlite3.OperationalError as exc:
+            if not disk_full(exc):
+                raise
+            return whole
+
+    def _keep_whole(self, game_id: int, whole: bodies.Body) -> bodies.Body:
+        """Store a derived body in place of a game's PLAYED one: its events and decisions are
+        given ids as rows are (inserted, then packed), as if written while it played."""
+        with self._transaction():
+            self._flush()
+            row = self.conn.execute("select format from bodies where game_id = ?", (game_id,))
+            if (row.fetchone() or (None,))[0] != bodies.PLAYED:  # another reader kept it first
+                return self._stored_body(game_id)
+            events = [(game_id, s, k, d, a) for _, s, k, d, a in whole.events]
+            self.conn.executemany(
+                "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", events
+            )
+            first = self._first_inserted(len(events))
+            whole.events = [(first + n, *e[1:]) for n, e in enumerate(events)]
+            decisions = [(game_id, *d[2:]) for d in whole.decisions]
+            self.conn.executemany(INSERT_DECISION, decisions)
+            first = self._first_inserted(len(decisions))
+            whole.decisions = [(first + n, *d) for n, d in enumerate(decisions)]
+            self.conn.execute("delete from events where game_id = ?", (game_id,))
+            self.conn.execute("delete from decisions where game_id = ?", (game_id,))
+            blob = bodies.pack(whole)
+            self.conn.execute(
+                "update bodies set format = ?, events = ?, decisions = ?, bytes = ?, blob = ? "
+                "where game_id = ?",
+                (bodies.FORMAT, len(events), len(decisions), len(blob), blob, game_id),
+            )
+        return whole
 
     def _keep_stats(self, game_id: int, stats: Mapping[str, SideStats]) -> None:
         self.conn.execute("delete from decision_stats where game_id = ?", (game_id,))

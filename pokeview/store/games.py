@@ -79,9 +79,12 @@ class GamesAndPlayers(DecisionsAndEvents):
         showdown_version: str | None = None,
         ending: str | None = None,
         stats: Mapping[str, SideStats] | None = None,
+        played: list[tuple[str, float]] | None = None,
     ) -> None:
         """End a game; a finished or failed game is compacted in the same transaction, with its
-        decision stats when given (computed by the caller from its decisions)."""
+        decision stats when given (computed by the caller from its decisions). `played`: a game
+        the bridge played through by itself, recorded as its logs and its decisions' times
+        (`bodies.PLAYED`): its events and decisions are derived when first read."""
         self._writable()
         # The game's last rows are committed first: a crash while it is compacted below then
         # leaves the whole game as rows, not a game with events lost.
@@ -109,7 +112,7 @@ class GamesAndPlayers(DecisionsAndEvents):
                 ),
             )
             if compacting:
-                self._compact(game_id, spectator_log=log, stats=stats)
+                self._compact(game_id, spectator_log=log, stats=stats, played=played)
 
     def set_excluded(self, game_id: int) -> None:
         self._writable()
@@ -210,8 +213,8 @@ class GamesAndPlayers(DecisionsAndEvents):
         if row is None:
             raise UnknownGame(f"no game {gid} in {self.path} (see `pokeview games`)")
         game = GameRow.from_row(row)
-        if game.compacted and with_log:
-            game.spectator_log = self._body(gid).spectator_log
+        if game.compacted and with_log:  # (a game the bridge played alone is not derived for it)
+            game.spectator_log = self._body(gid, derive=False).spectator_log
         return game
 
     def same_game(self, game_id: int) -> int | None:

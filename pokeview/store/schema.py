@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported by the Store only when it creates or migrates (0.1 s)
     import sqlite_utils
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 # Older versions this one reads as they are (their migration only changes the number), so a
 # read-only file of one opens without being migrated.
 READ_AS_IS = (4,)
@@ -176,4 +176,7 @@ def migrate(db: sqlite_utils.Database, version: int) -> None:
     # Version 6: games say how they ended (a forfeit, the timer, the turn limit).
     if version < 6 and "ending" not in set(db.table("games").columns_dict):
         db.table("games").add_column("ending", str)
+    # Version 7 writes bodies of format 3 (store/body.py: a game the bridge played through by
+    # itself, its steps derived when first read). Nothing is migrated; the number keeps an
+    # older pokeview, which would read such a game as damaged, from opening the file.
     db.table("meta").upsert({"key": "schema_version", "value": str(SCHEMA_VERSION)}, pk="key")

@@ -229,7 +229,7 @@ def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:
     del row["id"]
     row["run_id"] = order.run_id
     items = [(e["side"], e["kind"], e["data"], e["at"]) for e in shipped.events]
-    game_id = store.import_game(row, shipped.decisions, items)
+    game_id = store.import_game(row, shipped.decisions, items, played=shipped.played)
     return dataclasses.replace(shipped.result, game_id=game_id)
 
 

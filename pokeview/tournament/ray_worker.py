@@ -50,6 +50,9 @@ class Shipped:
     decisions: list[dict[str, Any]]
     events: list[dict[str, Any]]
     host: str
+    # A game the worker's bridge played through by itself: its decisions' times instead of
+    # decisions and events, derived when the driver's record is first read (`body.PLAYED`).
+    played: list[tuple[str, float]] | None = None
 
 
 SCRATCH = "pokeview-ray-"  # a worker's scratch folder, by its pid
@@ -113,9 +116,10 @@ class GameWorker:
         # The run's row is the driver's: the game is stored under it there.
         order = dataclasses.replace(order, run_id=None, players_file=self._players_file(players))
         result = await play(order(), venue=OnBridge(self.bridge), store=self.store)
-        row, decisions, events = self.store.export_rows(result.game_id)
+        played = self.store.played_times(result.game_id)
+        row, decisions, events = self.store.export_rows(result.game_id, derive=played is None)
         self.store.delete_game(result.game_id)
-        return Shipped(result, row, decisions, events, self.host)
+        return Shipped(result, row, decisions, events, self.host, played)
 
     def _players_file(self, players: tuple[str, str] | None) -> str | None:
         """The driver's players file (its suffix, its text), written here once; its keys'

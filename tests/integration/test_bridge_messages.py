@@ -129,6 +129,20 @@ def test_every_command_is_taken_and_every_reply_decodes_strictly(raw: RawBridge)
     assert isinstance(followed, wire.Followed) and followed.pieces
     assert set(followed.pieces[-1].text) == {"p1", "p2"}
 
+    # A game of two random bots the bridge plays through: one reply, at its end.
+    autoplay = wire.Autoplay("messages", ["p1", "p2"], 1000, whole=True)
+    played = raw.ask(msgspec.structs.replace(start, battle="h", autoplay=autoplay))
+    assert isinstance(played, wire.Played) and played.battle == "h" and played.end is not None
+    assert played.input[0].startswith(">start ") and played.spectator[0] == "|gametype|singles"
+    assert {side for side, _ in played.decisions} == {"p1", "p2"}
+    stopped = raw.ask(
+        msgspec.structs.replace(
+            start, battle="i", autoplay=wire.Autoplay("x", ["p1", "p2"], 2, whole=True)
+        )
+    )
+    assert isinstance(stopped, wire.Played) and stopped.end is None
+    assert stopped.stopped == "the turn limit" and not stopped.input
+
     for battle in "abcde":
         raw.send(wire.Close(battle))
     info = raw.ask(wire.Info())

@@ -111,7 +111,8 @@ async def test_a_choice_python_would_not_make_stops_the_game_with_its_reason(
         p2=make_player("random"),
         seed_text="differ",
     )
-    result = await play_game(spec, bridge=bridge, store=store)
+    # Step by step: a game played whole is checked so when first read (test_played_whole.py).
+    result = await play_game(spec, bridge=bridge, store=store, whole=False)
     assert result.status == "interrupted"
     assert result.error and "the bridge chose" in result.error and "\n" not in result.error
     assert not store.decisions(result.game_id, "p1")  # nothing recorded as if it were right

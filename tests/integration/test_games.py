@@ -92,7 +92,8 @@ async def test_32_games_at_once_on_one_bridge(bridge, store):
 
 async def test_killing_the_bridge_marks_the_game_and_loses_nothing(bridge, store):
     done = await game(bridge, store, text="before")
-    long = asyncio.create_task(game(bridge, store, "random", "random", text="killed"))
+    # (A bot Python plays: two random bots' game is played whole, with no step to see.)
+    long = asyncio.create_task(game(bridge, store, "random", "max-damage", text="killed"))
     for _ in range(500):
         await asyncio.sleep(0.01)
         running = store.games(status="running")

@@ -213,7 +213,7 @@ async def test_db_describes_the_file_and_its_check_names_each_game_that_cannot_b
     store.commit()
     shown = pokeview("db", "--db", str(store.path))
     assert shown.returncode == 0, shown.stderr
-    assert f"{store.path}: record schema 6, " in shown.stdout
+    assert f"{store.path}: record schema 7, " in shown.stdout
     assert "2 games: 2 finished" in shown.stdout and "2 compacted (" in shown.stdout
     checked = pokeview("db", "--check", "--db", str(store.path))
     assert checked.returncode == 1, checked.stderr

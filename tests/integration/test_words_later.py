@@ -63,6 +63,7 @@ async def play_all(bridge, store, words_later: bool, games=GAMES) -> list[int]:
             bridge=bridge,
             store=store,
             words_later=words_later,
+            whole=False,  # step by step (a game played whole: test_played_whole.py)
         )
         return result.game_id
 

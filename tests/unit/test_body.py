@@ -58,5 +58,5 @@ def test_log_events_of_another_shape_leave_the_log_stored():
 
 def test_an_unknown_format_is_refused_in_one_line():
     blob = bodies.pack(bodies.Body(EVENTS, DECISIONS, LOG))
-    with pytest.raises(bodies.BadBody, match="body format 3 is not known"):
-        bodies.unpack(blob, 3)
+    with pytest.raises(bodies.BadBody, match="body format 4 is not known"):
+        bodies.unpack(blob, 4)

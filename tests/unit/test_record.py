@@ -71,7 +71,7 @@ def test_a_database_from_a_newer_pokeview_is_one_line(tmp_path):
     open_store(db).close()
     with sqlite_file(db) as conn:
         conn.execute("update meta set value = '99' where key = 'schema_version'")
-    with pytest.raises(PokeviewError, match=r"newer pokeview \(schema 99, this one reads 6\)"):
+    with pytest.raises(PokeviewError, match=r"newer pokeview \(schema 99, this one reads 7\)"):
         open_store(db)
 
 
@@ -170,7 +170,7 @@ def test_every_event_kind_has_one_shape():
     with pytest.raises(ev.BadEvent):
         ev.decode("choice", b'{"idx": 1, "action": 0, "label": "x", "choice": "y", "extra": 1}')
     assert ev.decode("input", b'["a"]') == ev.Input(["a"], True)  # version 1's bare list
-    assert schema.SCHEMA_VERSION == 6
+    assert schema.SCHEMA_VERSION == 7
 
 
 def test_ten_processes_creating_a_new_database_at_once_all_succeed(tmp_path):
@@ -192,7 +192,7 @@ def test_ten_processes_creating_a_new_database_at_once_all_succeed(tmp_path):
     assert [code for code, _ in results] == [0] * 10, results
     with sqlite_file(db) as conn:
         assert conn.execute("select value from meta where key = 'schema_version'").fetchone() == (
-            "6",
+            str(schema.SCHEMA_VERSION),
         )
 
 

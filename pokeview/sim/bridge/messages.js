@@ -6,7 +6,7 @@
 
 /**
  * @typedef {{name?: string, team?: string, seed?: string}} PlayerSpec
- * @typedef {{seed: string, sides: string[], turn_limit: number}} AutoplaySpec
+ * @typedef {{seed: string, sides: string[], turn_limit: number, whole?: boolean}} AutoplaySpec
  *
  * @typedef {{op: 'info', battle?: string}} InfoCommand
  * @typedef {{
@@ -48,7 +48,11 @@
  * @typedef {{type: 'info', showdown: string, battles: number}} InfoReply
  * @typedef {{battle: string, type: 'followed', pieces: Piece[]}} FollowedReply
  * @typedef {{battle: string | null, type: 'crash', message: string}} CrashReply
- * @typedef {ReadyReply | InfoReply | Step | FollowedReply | CrashReply} Reply
+ * @typedef {{
+ *   battle: string, type: 'played', input: string[], spectator: string[], end: Ending | null,
+ *   decisions: [string, number][], stopped: string | null,
+ * }} PlayedReply  (a game played through by itself (whole.js): `end` null where it stopped)
+ * @typedef {ReadyReply | InfoReply | Step | FollowedReply | PlayedReply | CrashReply} Reply
  */
 
 module.exports = {};

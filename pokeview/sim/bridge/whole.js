@@ -1,0 +1,121 @@
+'use strict';
+// A game of two random bots played from start to end with nothing sent per step: Showdown's
+// requests are read as its own objects and no step is split into sides, worded, diffed or
+// written (together half again the simulation's own CPU). Python gets one `played` reply: the
+// input log, the spectator log, the end and each decision's time; the record derives every
+// step from the input log when first read, by playing the game again the usual way
+// (pokeview/battle/derive.py), exactly, as the game is deterministic.
+//
+// Where the usual way would ask Python (a refused choice, the turn limit, a request the bot
+// does not read), this stops and says so (`end` null): Python then plays the game the usual
+// way, from its start.
+const {need} = require('./packages');
+const {SIDES, isNoise} = require('./protocol');
+const {randomChoice, decisionSeed} = require('./random_choice');
+const {out} = require('./output');
+
+const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
+const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
+
+/** @typedef {import('./messages').AutoplaySpec} AutoplaySpec */
+/** @typedef {import('./messages').PlayedReply} PlayedReply */
+
+class Quiet extends BattleStream {
+  // Keeps nothing Showdown emits but the sign of a refused choice.
+  constructor() {
+    super({keepAlive: true});
+    this.refused = false;
+  }
+  /**
+   * @param {string} type
+   * @param {string} data
+   */
+  pushMessage(type, data) {
+    if (type === 'sideupdate' && data.startsWith('|error|', 3)) this.refused = true;
+  }
+}
+
+/**
+ * Play a game through; its reply.
+ * @param {string} battle
+ * @param {string[]} start  the commands that start it (start.js)
+ * @param {AutoplaySpec} spec
+ * @returns {PlayedReply}
+ */
+function playWhole(battle, start, spec) {
+  const stream = new Quiet();
+  stream._writeLines(start.join('\n'));
+  const game = stream.battle;
+  /** @type {{[side: string]: number}} */
+  const decisions = {p1: 0, p2: 0};
+  /** @type {[string, number][]} */
+  const made = [];
+  /** @param {string} why */
+  const stopped = (why) => ({battle, type: /** @type {'played'} */ ('played'), input: [], spectator: [], end: null, decisions: [], stopped: why});
+  while (game && !game.ended) {
+    // The first side with a request open, as the usual way answers a step's requests: p1's,
+    // then p2's (a choice that lets the battle go on is answered before the requests it makes).
+    const side = SIDES.find((s) => {
+      const own = game.getSide(/** @type {any} */ (s));
+      return own.activeRequest && !own.activeRequest.wait && !own.isChoiceDone();
+    });
+    if (!side) return stopped('no request to answer');
+    const request = /** @type {any} */ (game.getSide(/** @type {any} */ (side)).activeRequest);
+    const forced = Array.isArray(request.forceSwitch) ? request.forceSwitch.length > 0 : !!request.forceSwitch;
+    if (game.turn >= spec.turn_limit && !forced) return stopped('the turn limit');
+    const started = process.hrtime.bigint();
+    let choice = null;
+    try {
+      choice = randomChoice(request, decisionSeed(spec.seed, side, decisions[side]++ * 100));
+    } catch {
+      // a request the bot does not read: Python's player decides
+    }
+    if (choice === null) return stopped('a request the bot does not read');
+    made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
+    stream._writeLines(`>${side} ${choice}`);
+    if (stream.refused) return stopped('a refused choice');
+  }
+  if (!game) return stopped('no battle');
+  const log = extractChannelMessages(game.log.join('\n'), [0])[0].filter((line) => !isNoise(line));
+  const winner = SIDES.find((s) => game.getSide(/** @type {any} */ (s)).name === game.winner) || null;
+  return {battle, type: 'played', input: game.inputLog, spectator: log, end: {winner, turns: game.turn}, decisions: made, stopped: null};
+}
+
+// Games wait here and are played one a turn of the event loop, as autoplay.js's are: a command
+// for another battle then waits for one game at most.
+/** @type {[string, string[], AutoplaySpec][]} */
+const waiting = [];
+let scheduled = false;
+
+function playNext() {
+  scheduled = false;
+  const next = waiting.shift();
+  if (next) {
+    const [battle, start, spec] = next;
+    try {
+      out(playWhole(battle, start, spec));
+    } catch (err) {
+      out({battle, type: 'crash', message: String((err instanceof Error && err.message) || err)});
+    }
+  }
+  if (waiting.length && !scheduled) {
+    scheduled = true;
+    setImmediate(playNext);
+  }
+}
+
+/**
+ * Play a game through on a later turn of the event loop, and answer with its `played` reply.
+ * @param {string} battle
+ * @param {string[]} start
+ * @param {AutoplaySpec} spec
+ */
+function playWholeLater(battle, start, spec) {
+  waiting.push([battle, start, spec]);
+  if (!scheduled) {
+    scheduled = true;
+    setImmediate(playNext);
+  }
+}
+
+module.exports = {playWhole, playWholeLater};
