@@ -145,9 +145,16 @@ async def whole_body(
             game.input_log,
             played.spectator_log,
         ):
+            versions = ""
+            if game.showdown_version and game.showdown_version != bridge.showdown_version:
+                versions = (
+                    f" (it was played on Showdown {game.showdown_version}, and is played again "
+                    f"on {bridge.showdown_version}: `pokeview db --check` derives every game; "
+                    "run it before changing Showdown)"
+                )
             raise CannotDerive(
                 f"game {game.id} was played in the bridge alone, and playing it again gave "
-                "another game: its steps cannot be shown"
+                f"another game: its steps cannot be shown{versions}"
             )
         body = scratch._stored_body(result.game_id)
     finally:

@@ -226,9 +226,10 @@ class _Game:
         self.over = asyncio.get_running_loop().create_future()
         try:
             if self.whole:
-                played = await self.play_whole()
-                if played.end is not None:
-                    return self.finish_played(played)
+                with contextlib.suppress(BattleRefused):  # (played step by step: said there)
+                    played = await self.play_whole()
+                    if played.end is not None:
+                        return self.finish_played(played)
             self.channel = await self.bridge.open(
                 self.start_spec(), Receiver(self.take_step, self.end_with_error)
             )

@@ -135,7 +135,7 @@ class StoreConnection:
     # from above (battle/later.py), for every Store, as it runs Node.
     deriver: ClassVar[Deriver | None] = None
     _deriving: set[int]  # games being derived now: their own reads take the body as it is
-    _blocks = 0  # transactions open (`_transaction`): a read inside one writes nothing itself
+    _blocks = 0  # transactions open (`_transaction`): a read inside one writes into it
 
     def _first_inserted(self, count: int) -> int:
         """The id of the first of the `count` rows the last insert statement wrote: one
@@ -409,8 +409,9 @@ class StoreConnection:
     def _played_whole(self, game_id: int, played: bodies.Body) -> bodies.Body:
         """The events and decisions of a game the bridge played through by itself, derived by
         the installed deriver (battle/derive.py plays it again the usual way), and kept as its
-        body in one transaction: where they cannot be (a read-only file, a full disk, a
-        transaction open around this read), given to this read alone."""
+        body: in a transaction of their own, or in the one open around this read (`_expand`,
+        say), so that every reader is given the ids they keep. Where they cannot be kept (a
+        read-only file, a full disk), they are given to this read alone."""
         deriver = StoreConnection.deriver
         if deriver is None:
             raise DamagedGame(
@@ -419,42 +420,49 @@ class StoreConnection:
             )
         game = self.game(game_id, with_log=False)  # type: ignore[attr-defined]
         whole = deriver.whole(game, played)
-        if self.read_only or self._blocks or self.conn.in_transaction:
+        if self.read_only:
             return whole
-        try:
-            self.commit()  # type: ignore[attr-defined]
+        if self._blocks:
             return self._keep_whole(game_id, whole)
+        try:
+            self.commit()  # type: ignore[attr-defined]  # (what waits of running games too)
+            with self._transaction():
+                return self._keep_whole(game_id, whole)
         except sqlite3.OperationalError as exc:
             if not disk_full(exc):
                 raise
             return whole
 
     def _keep_whole(self, game_id: int, whole: bodies.Body) -> bodies.Body:
-        """Store a derived body in place of a game's PLAYED one: its events and decisions are
-        given ids as rows are (inserted, then packed), as if written while it played."""
-        with self._transaction():
-            self._flush()
-            row = self.conn.execute("select format from bodies where game_id = ?", (game_id,))
-            if (row.fetchone() or (None,))[0] != bodies.PLAYED:  # another reader kept it first
-                return self._stored_body(game_id)
-            events = [(game_id, s, k, d, a) for _, s, k, d, a in whole.events]
-            self.conn.executemany(
-                "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", events
-            )
-            first = self._first_inserted(len(events))
-            whole.events = [(first + n, *e[1:]) for n, e in enumerate(events)]
-            decisions = [(game_id, *d[2:]) for d in whole.decisions]
-            self.conn.executemany(INSERT_DECISION, decisions)
-            first = self._first_inserted(len(decisions))
-            whole.decisions = [(first + n, *d) for n, d in enumerate(decisions)]
-            self.conn.execute("delete from events where game_id = ?", (game_id,))
-            self.conn.execute("delete from decisions where game_id = ?", (game_id,))
-            blob = bodies.pack(whole)
-            self.conn.execute(
-                "update bodies set format = ?, events = ?, decisions = ?, bytes = ?, blob = ? "
-                "where game_id = ?",
-                (bodies.FORMAT, len(events), len(decisions), len(blob), blob, game_id),
-            )
+        """Store a derived body in place of a game's PLAYED one, inside a transaction: its
+        events and decisions are given ids as rows are (inserted, then packed), as if written
+        while it played. Where another reader kept it first, that one is given."""
+        self._flush()
+        # The write lock first, then the look: two processes deriving one game keep it once.
+        kept = self.conn.execute(
+            "update bodies set format = format where game_id = ? and format = ?",
+            (game_id, bodies.PLAYED),
+        )
+        if kept.rowcount == 0:
+            return self._stored_body(game_id)
+        events = [(game_id, s, k, d, a) for _, s, k, d, a in whole.events]
+        self.conn.executemany(
+            "insert into events (game_id, side, kind, data, at) values (?, ?, ?, ?, ?)", events
+        )
+        first = self._first_inserted(len(events))
+        whole.events = [(first + n, *e[1:]) for n, e in enumerate(events)]
+        decisions = [(game_id, *d[2:]) for d in whole.decisions]
+        self.conn.executemany(INSERT_DECISION, decisions)
+        first = self._first_inserted(len(decisions))
+        whole.decisions = [(first + n, *d) for n, d in enumerate(decisions)]
+        self.conn.execute("delete from events where game_id = ?", (game_id,))
+        self.conn.execute("delete from decisions where game_id = ?", (game_id,))
+        blob = bodies.pack(whole)
+        self.conn.execute(
+            "update bodies set format = ?, events = ?, decisions = ?, bytes = ?, blob = ? "
+            "where game_id = ?",
+            (bodies.FORMAT, len(events), len(decisions), len(blob), blob, game_id),
+        )
         return whole
 
     def _keep_stats(self, game_id: int, stats: Mapping[str, SideStats]) -> None:

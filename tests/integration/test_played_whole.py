@@ -15,11 +15,14 @@ from pokeview.battle.derive import CannotDerive
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
 from pokeview.battle.verify import verify_game
+from pokeview.errors import BattleRefused
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
+from pokeview.sim.client import BattleChannel
 from pokeview.store import body as bodies
 from pokeview.store import open_store
 from pokeview.store.compaction import DamagedGame, StoreConnection
+from pokeview.store.events import EventKind
 from tests.integration.test_bridge_plays import everything
 
 # 16 seeded games in four generations, and two cut at a turn limit (where the bridge stops and
@@ -207,3 +210,55 @@ async def test_a_game_played_whole_is_shipped_as_played_and_read_whole_where_sto
     assert driver.played_times(stored) is None  # derived once read, and kept
     worker.close()
     driver.close()
+
+
+async def test_a_read_while_another_game_waits_to_be_written_keeps_the_ids_it_gives(
+    bridge, tmp_path
+):
+    """Found in review: a read inside the open transaction of a running game's rows was given
+    the scratch file's ids, which changed when a later read kept the game."""
+    store = open_store(tmp_path / "whole.db")
+    (game_id,) = await play_all_one(bridge, store)
+    running = store.create_game(format="gen9randombattle", seed="s", p1="a", p2="b")
+    store.append_events(running, [(None, EventKind.LOG, ["|t:|1"])] * 3000, 0.0)
+    store._flush()
+    assert store.conn.in_transaction  # a running game's rows, not committed yet
+    given = [e.id for e in store.events(game_id)]
+    assert formats(store)[game_id] == bodies.FORMAT  # kept, not given to this read alone
+    store.close()
+    again = open_store(tmp_path / "whole.db")
+    assert [e.id for e in again.events(game_id)] == given
+    assert min(given) > 3000  # ids of this file, after the running game's
+    again.close()
+
+
+async def test_a_crash_while_played_whole_is_played_step_by_step(bridge, tmp_path, monkeypatch):
+    """Found in review: a crash in the bridge's whole play deleted the game and stopped a run;
+    step by step, a crash where it happens is recorded as the game's error."""
+
+    async def crashed(self):
+        raise BattleRefused("Showdown: something threw")
+
+    monkeypatch.setattr(BattleChannel, "played", crashed)
+    store = open_store(tmp_path / "whole.db")
+    spec = GameSpec(
+        format="gen9randombattle",
+        seed=seeds.game_seed("whole", 0),
+        p1=make_player("random"),
+        p2=make_player("random"),
+    )
+    result = await play_game(spec, bridge=bridge, store=store)
+    assert result.status == "finished" and formats(store)[result.game_id] == bodies.FORMAT
+    store.close()
+
+
+async def test_a_game_played_again_otherwise_on_another_showdown_says_so(bridge, tmp_path):
+    store = open_store(tmp_path / "whole.db")
+    (game_id,) = await play_all_one(bridge, store)
+    store.conn.execute(
+        "update games set showdown_version = '0.0.1', turns = turns + 1 where id = ?", (game_id,)
+    )
+    store.conn.commit()
+    with pytest.raises(CannotDerive, match=r"played on Showdown 0\.0\.1.*pokeview db --check"):
+        store.decisions(game_id)
+    store.close()
