@@ -10,7 +10,6 @@ import signal
 
 import pytest
 
-from pokeview.battle import seeds
 from pokeview.battle.derive import CannotDerive
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
@@ -35,17 +34,17 @@ GAMES = [(f"gen{g}randombattle", n, 1000) for g in (9, 8, 4, 1) for n in range(3
 ]
 
 
+def random_game(text: str = "whole", pair: int = 0, **more) -> GameSpec:
+    """A game of two random bots."""
+    more.setdefault("format", "gen9randombattle")
+    return GameSpec.new(
+        seed_text=text, p1=make_player("random"), p2=make_player("random"), pair=pair, **more
+    )
+
+
 async def play_all(bridge, store, whole: bool) -> list[int]:
     async def one(fmt: str, pair: int, turn_limit: int) -> int:
-        spec = GameSpec(
-            format=fmt,
-            seed=seeds.game_seed("whole", pair),
-            p1=make_player("random"),
-            p2=make_player("random"),
-            seed_text="whole",
-            pair=pair,
-            turn_limit=turn_limit,
-        )
+        spec = random_game(pair=pair, format=fmt, turn_limit=turn_limit)
         return (await play_game(spec, bridge=bridge, store=store, whole=whole)).game_id
 
     ids = await asyncio.gather(*[one(*game) for game in GAMES])
@@ -98,13 +97,7 @@ async def test_the_decision_times_kept_are_the_first_play_s(bridge, tmp_path):
 
 
 async def play_all_one(bridge, store) -> list[int]:
-    spec = GameSpec(
-        format="gen9randombattle",
-        seed=seeds.game_seed("whole", 0),
-        p1=make_player("random"),
-        p2=make_player("random"),
-    )
-    result = await play_game(spec, bridge=bridge, store=store)
+    result = await play_game(random_game(), bridge=bridge, store=store)
     store.commit()
     assert formats(store)[result.game_id] == bodies.PLAYED
     return [result.game_id]
@@ -161,15 +154,7 @@ async def test_a_bridge_killed_while_games_are_played_whole_leaves_no_half_game(
     store = open_store(tmp_path / "whole.db")
     pool = Bridge(hosts=1)
     try:
-        specs = [
-            GameSpec(
-                format="gen9randombattle",
-                seed=seeds.game_seed("killed", n),
-                p1=make_player("random"),
-                p2=make_player("random"),
-            )
-            for n in range(16)
-        ]
+        specs = [random_game("killed", n) for n in range(16)]
         tasks = [asyncio.create_task(play_game(s, bridge=pool, store=store)) for s in specs]
         for _ in range(3000):
             await asyncio.sleep(0.005)
@@ -241,13 +226,7 @@ async def test_a_crash_while_played_whole_is_played_step_by_step(bridge, tmp_pat
 
     monkeypatch.setattr(BattleChannel, "played", crashed)
     store = open_store(tmp_path / "whole.db")
-    spec = GameSpec(
-        format="gen9randombattle",
-        seed=seeds.game_seed("whole", 0),
-        p1=make_player("random"),
-        p2=make_player("random"),
-    )
-    result = await play_game(spec, bridge=bridge, store=store)
+    result = await play_game(random_game(), bridge=bridge, store=store)
     assert result.status == "finished" and formats(store)[result.game_id] == bodies.FORMAT
     store.close()
 
