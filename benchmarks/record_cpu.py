@@ -47,6 +47,9 @@ def child(games: int, tune: bool, at_once: int = 8) -> None:
 
         tune_gc()
     takes_spec = "spec" in inspect.signature(play_game).parameters  # since the record's v3
+    # Recorded step by step, as the earlier code records: a game of two random bots is played
+    # whole by default since schema 7, its recording left until it is first read.
+    step_by_step = {"whole": False} if "whole" in inspect.signature(play_game).parameters else {}
 
     async def one(n: int, bridge: Bridge, store) -> None:
         seed = seeds.game_seed("record-bench", n // 2)
@@ -55,7 +58,7 @@ def child(games: int, tune: bool, at_once: int = 8) -> None:
             from pokeview.battle.spec import GameSpec
 
             spec = GameSpec(format="gen9randombattle", seed=seed, p1=p1, p2=p2)
-            await play_game(spec, bridge=bridge, store=store)
+            await play_game(spec, bridge=bridge, store=store, **step_by_step)
         else:
             await play_game("gen9randombattle", seed, p1, p2, bridge=bridge, store=store)
 

@@ -61,6 +61,7 @@ async def long_game(db: Path) -> int:
             ),
             bridge=bridge,
             store=store,
+            whole=False,  # recorded step by step: the viewer's paint, not a first derivation
         )
     store.close()
     return result.game_id
