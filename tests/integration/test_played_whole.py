@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 
+import orjson
 import pytest
 
 from pokeview.battle.derive import CannotDerive
@@ -240,4 +241,26 @@ async def test_a_game_played_again_otherwise_on_another_showdown_says_so(bridge,
     store.conn.commit()
     with pytest.raises(CannotDerive, match=r"played on Showdown 0\.0\.1.*pokeview db --check"):
         store.decisions(game_id)
+    store.close()
+
+
+def test_the_command_line_plays_a_game_whole_and_shows_it_whole(tmp_path):
+    """`pokeview battle` of two random bots, then `verify` (which does not derive) and `export`:
+    the command line installs the deriver, so its readers meet the game's steps."""
+    from tests.helpers import pokeview
+
+    db = str(tmp_path / "cli.db")
+    played = pokeview("battle", "--p1", "random", "--p2", "random", "--seed", "cli", "--db", db)
+    assert played.returncode == 0, played.stderr
+    verified = pokeview("verify", "1", "--db", db)
+    assert verified.returncode == 0, verified.stderr
+    store = open_store(tmp_path / "cli.db")
+    assert formats(store) == {1: bodies.PLAYED}  # played whole, and verified as it is
+    store.close()
+    exported = pokeview("export", "1", "--db", db)
+    assert exported.returncode == 0, exported.stderr
+    kinds = [event["kind"] for event in orjson.loads(exported.stdout)["events"]]
+    assert kinds.count("side") > 20 and kinds.count("choice") > 20 and kinds[-1] == "end"
+    store = open_store(tmp_path / "cli.db")
+    assert formats(store) == {1: bodies.FORMAT}  # derived by the export, and kept
     store.close()
