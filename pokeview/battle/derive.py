@@ -26,6 +26,7 @@ from pokeview.battle.play import AgainOnBridge, play
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import SIDES, SideUpdate, Step
+from pokeview.game.decision import bot_choices
 from pokeview.players import make_player
 from pokeview.sim.client import BattleChannel, Bridge
 from pokeview.store import body as bodies
@@ -129,11 +130,9 @@ async def whole_body(
     again the usual way into `scratch`, each decision's time its first, and its body as that
     game would have been recorded, checked against what the game recorded (CannotDerive). Its
     events and decisions are given the game's end as their time (they were not seen before)."""
-    latencies: dict[tuple[str, int], float] = {}
-    counts: dict[str, int] = dict.fromkeys(SIDES, 0)
-    for side, ms in played.played or ():
-        latencies[(side, counts[side])] = ms
-        counts[side] += 1
+    latencies = {
+        key: made.latency_ms or 0.0 for key, made in bot_choices(played.played or ()).items()
+    }
     spec = GameSpec.again(game, make_player("random"), make_player("random"))
     result = await play(spec, venue=AgainOnBridge(bridge, latencies), store=scratch)
     again = scratch.game(result.game_id)

@@ -287,10 +287,7 @@ class _Game:
         self.input = played.input
         self.spectator = played.spectator
         times: list[tuple[str, float]] = [(side, round(ms, 3)) for side, ms in played.decisions]
-        counts = dict.fromkeys(SIDES, 0)
-        for made in bot_choices(times):
-            self.made[(made.side, counts[made.side])] = made
-            counts[made.side] += 1
+        self.made = bot_choices(times)
         assert played.end is not None
         return self.finish(played.end, played=times)
 

@@ -267,10 +267,15 @@ class SideStats(msgspec.Struct, kw_only=True):
             self.cost = (self.cost or 0) + detail.cost
 
 
-def bot_choices(times: Iterable[tuple[str, float]]) -> list[Made]:
+def bot_choices(times: Iterable[tuple[str, float]]) -> dict[tuple[str, int], Made]:
     """The decisions of a game the bridge played through by itself (`body.PLAYED`), from each
-    one's side and time: a bot's own choices."""
-    return [Made(side, How.CHOSEN, ms, NoDetail()) for side, ms in times]
+    one's side and time in the order made: a bot's own choices, by (side, its index)."""
+    counts: dict[str, int] = {}
+    made: dict[tuple[str, int], Made] = {}
+    for side, ms in times:
+        index = counts[side] = counts.get(side, -1) + 1
+        made[(side, index)] = Made(side, How.CHOSEN, ms, NoDetail())
+    return made
 
 
 def side_stats(decisions: Iterable[Decided]) -> dict[str, SideStats]:

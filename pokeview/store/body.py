@@ -108,6 +108,11 @@ def unpack(blob: bytes, fmt: int = FORMAT) -> Body:
         # A frame that does not say its size (-1) is unpacked up to the limit, no further.
         raw = zstandard.ZstdDecompressor().decompress(blob, max_output_size=MAX_BODY)
         body = _DECODER.decode(raw)
+        if (body.played is not None) != (fmt == PLAYED):  # the row's format says which it is
+            raise BadBody(
+                f"a body of format {fmt} {'without' if fmt == PLAYED else 'with'} "
+                "its decisions' times"
+            )
         if body.log_from_events:
             body.spectator_log, body.log_from_events = log_of_events(body.events), False
         return body

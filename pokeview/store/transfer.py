@@ -103,7 +103,7 @@ class ExportAndImport(DecisionsAndEvents):
                 [(new_id, side, kind, data, at) for side, kind, data, at in checked],
             )
             if played is not None:
-                stats = side_stats(bot_choices(played))
+                stats = side_stats(bot_choices(played).values())
             if game.get("status") in ENDED:
                 self._compact(new_id, stats=stats, played=played)
         return new_id

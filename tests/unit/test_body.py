@@ -60,3 +60,15 @@ def test_an_unknown_format_is_refused_in_one_line():
     blob = bodies.pack(bodies.Body(EVENTS, DECISIONS, LOG))
     with pytest.raises(bodies.BadBody, match="body format 4 is not known"):
         bodies.unpack(blob, 4)
+
+
+def test_a_played_body_is_read_only_under_its_own_format():
+    """A game the bridge played whole (format 3) holds its decisions' times; any other body does
+    not: a row whose format says otherwise (a forged file) is one line, not an empty game."""
+    played = bodies.pack(bodies.Body([], [], LOG, played=[("p1", 0.02), ("p2", 0.03)]))
+    assert bodies.unpack(played, bodies.PLAYED).played == [("p1", 0.02), ("p2", 0.03)]
+    with pytest.raises(bodies.BadBody, match="format 2 with its decisions' times"):
+        bodies.unpack(played, bodies.FORMAT)
+    plain = bodies.pack(bodies.Body(EVENTS, DECISIONS, LOG))
+    with pytest.raises(bodies.BadBody, match="format 3 without its decisions' times"):
+        bodies.unpack(plain, bodies.PLAYED)
