@@ -135,7 +135,17 @@ class Engine:
         """Play these games and count them: each is (what the progress clock knows it by, how
         to make its spec). A spec is made when its game's turn comes, with players fresh for it
         (a server player holds its login while it lives)."""
-        return list(await asyncio.gather(*(self._one(key, game) for key, game in games)))
+        tasks = [asyncio.ensure_future(self._one(key, game)) for key, game in games]
+        try:
+            return list(await asyncio.gather(*tasks))
+        except BaseException:
+            # One game's error (a full disk, a stop) ends the others here, before it is told:
+            # left to asyncio.run's shutdown, a game cancelled there that then cannot write
+            # its status (the full disk again) was a traceback after the one clean line.
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
 
     async def _one(self, key: Any, game: Callable[[], GameSpec]) -> GameResult:
         progress = self.progress
