@@ -19,7 +19,7 @@ import threading
 from collections.abc import Awaitable, Callable
 from datetime import datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from pokeview.battle.loop import side_payload, start_spec
 from pokeview.battle.play import AgainOnBridge, play
@@ -28,6 +28,8 @@ from pokeview.errors import PokeviewError
 from pokeview.game.bridge import SIDES, SideUpdate, Step
 from pokeview.game.decision import bot_choices
 from pokeview.players import make_player
+from pokeview.players.base import Player
+from pokeview.players.kinds import BOTS
 from pokeview.sim.client import BattleChannel, Bridge
 from pokeview.store import body as bodies
 from pokeview.store import events as ev
@@ -123,17 +125,26 @@ async def _replay(
     return updates
 
 
+def _bot(game: GameRow, config: dict[str, Any]) -> Player:
+    """The bot that played a side of a game played whole: one of poke-env's, by its name."""
+    if config.get("kind") != "bot" or config.get("bot") not in BOTS:
+        raise CannotDerive(
+            f"game {game.id} was played in the bridge alone by a player it has no bot for"
+        )
+    return make_player(config["bot"])
+
+
 async def whole_body(
     bridge: Bridge, scratch: Store, game: GameRow, played: bodies.Body
 ) -> bodies.Body:
-    """A game of two random bots the bridge played through by itself (`bodies.PLAYED`): played
+    """A game of two bots the bridge played through by itself (`bodies.PLAYED`): played
     again the usual way into `scratch`, each decision's time its first, and its body as that
     game would have been recorded, checked against what the game recorded (CannotDerive). Its
     events and decisions are given the game's end as their time (they were not seen before)."""
     latencies = {
         key: made.latency_ms or 0.0 for key, made in bot_choices(played.played or ()).items()
     }
-    spec = GameSpec.again(game, make_player("random"), make_player("random"))
+    spec = GameSpec.again(game, _bot(game, game.p1_config), _bot(game, game.p2_config))
     result = await play(spec, venue=AgainOnBridge(bridge, latencies), store=scratch)
     again = scratch.game(result.game_id)
     try:

@@ -133,9 +133,17 @@ class _Game:
         self.in_bridge = (
             {s for s in SIDES if self.players[s].bridge_plays} if fresh and in_bridge else set()
         )
-        # A game of two such sides, recorded for later, is played through in the bridge with no
-        # step sent (`sim/bridge/whole.js`): the record derives its steps when first read.
-        self.whole = whole and self.in_bridge == set(SIDES) and self.later == set(SIDES)
+        # A game of two bots the bridge has a copy of, started from its seed and recorded for
+        # later, is played through in the bridge with no step sent (`sim/bridge/whole.js`): the
+        # record derives its steps when first read.
+        self.whole_bots = {s: self.players[s].whole_bot(spec.format) for s in SIDES}
+        self.whole = (
+            whole
+            and in_bridge
+            and fresh
+            and self.later == set(SIDES)
+            and all(self.whole_bots.values())
+        )
         # Each decision's time as first made, by (side, index): a game played again to derive
         # its steps (battle/derive.py) records those, not its own.
         self.latencies = latencies or {}
@@ -272,8 +280,10 @@ class _Game:
         """The game played through in the bridge, with no step sent (`Autoplay.whole`); where
         the bridge stopped (`Played.end` None), it is played the usual way, from its start."""
         start = self.start_spec()
-        assert start.autoplay is not None
-        start.autoplay.whole = True
+        bots = {s: bot for s in WIRE_SIDES if (bot := self.whole_bots[s]) is not None}
+        start.autoplay = Autoplay(
+            self.spec.seed, list(WIRE_SIDES), self.spec.turn_limit, whole=True, bots=bots
+        )
         channel = await self.bridge.open(start)
         try:
             return await channel.played()

@@ -7,7 +7,8 @@ from typing import Any
 
 import msgspec
 from poke_env.battle.battle import Battle
-from poke_env.data import GenData
+
+from pokeview.players.poke_env_data import gen_of
 
 # |player| is skipped: the role is set here, and poke-env would flip it when the seat's name is
 # not the username it was given (Pokéval's cases name their players P1 and P2). Chat (`c`, `c:`,
@@ -30,13 +31,6 @@ _quiet = logging.getLogger("pokeview.poke_env")
 _quiet.addHandler(logging.NullHandler())
 _quiet.setLevel(logging.ERROR)
 _quiet.propagate = False
-
-
-def gen_of(format_id: str) -> int:
-    try:
-        return GenData.from_format(format_id).gen
-    except Exception:  # poke-env knows no such generation; its parsing still works for 9
-        return 9
 
 
 class SideView:

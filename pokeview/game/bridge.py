@@ -38,12 +38,14 @@ class Autoplay(msgspec.Struct, forbid_unknown_fields=True):
     each decision's seed, drawn from the game's `seed`), until `turn_limit`: see
     `sim/bridge/autoplay.js`. Each choice comes back in its step (`SideUpdate.chosen`).
     `whole` (both sides the bridge's): the game is played through with no step sent, and
-    answered with one `Played` (`sim/bridge/whole.js`)."""
+    answered with one `Played` (`sim/bridge/whole.js`), each side by its bot in `bots`
+    (random, max-damage or heuristic; random where none is named)."""
 
     seed: str
     sides: list[Side]
     turn_limit: int
     whole: bool = False
+    bots: dict[Side, str] = {}
 
 
 class Info(_Command, tag="info"):
@@ -204,7 +206,7 @@ class Followed(_Reply, tag="followed"):
 
 
 class Played(_Reply, tag="played"):
-    """A game of two random bots the bridge played through by itself (`Autoplay.whole`): its
+    """A game of two bots the bridge played through by itself (`Autoplay.whole`): its
     input log, its spectator log, its end, and each decision's side and time in ms, in the
     order they were made. `end` is None where the bridge stopped (`stopped` says why: a
     refused choice, the turn limit), and the game is to be played the usual way."""

@@ -68,6 +68,11 @@ class Player(ABC):
     # records the choices the bridge made, and is asked only where the bridge cannot choose.
     bridge_plays: bool = False
 
+    def whole_bot(self, format_id: str) -> str | None:
+        """The bot of the bridge's that makes this player's every choice in a game of this format,
+        the same from the same seed (`sim/bridge/whole.js`), or None."""
+        return None
+
     @abstractmethod
     def describe(self) -> dict[str, Any]:
         """The settings stored with each game (never a secret)."""

@@ -20,6 +20,7 @@ from pokeview.battle.actions import Action
 from pokeview.game.decision import BotDetail, How
 from pokeview.players.base import Decision, DecisionContext, Player
 from pokeview.players.kinds import BOTS, PlayerKind
+from pokeview.players.poke_env_data import gen_of
 from pokeview.players.random_choice import random_choice
 
 ENGINES: dict[str, type[PokeEnvPlayer]] = {
@@ -28,6 +29,14 @@ ENGINES: dict[str, type[PokeEnvPlayer]] = {
     "SimpleHeuristicsPlayer": SimpleHeuristicsPlayer,
 }
 
+
+# The engines the bridge has a copy of (`sim/bridge/random_choice.js`, `baseline_bots.js`), by
+# its name for them, and the generations it copies them for (None: all).
+_IN_BRIDGE: dict[type[PokeEnvPlayer], tuple[str, frozenset[int] | None]] = {
+    RandomPlayer: ("random", None),
+    MaxBasePowerPlayer: ("max-damage", frozenset({9})),
+    SimpleHeuristicsPlayer: ("heuristic", frozenset({9})),
+}
 
 _RANDOM_LOCK = threading.Lock()  # server games run players on poke-env's own thread
 
@@ -117,6 +126,13 @@ class BotPlayer(Player):
         # poke-env's own RandomPlayer needs no battle: its choice is made from the request.
         self._request_only = type(self._engine) is RandomPlayer
         self.bridge_plays = self._request_only  # so the bridge makes the same choice itself
+
+    def whole_bot(self, format_id: str) -> str | None:
+        copy = _IN_BRIDGE.get(type(self._engine))  # a subclass may choose otherwise
+        if copy is None:
+            return None
+        name, gens = copy
+        return name if gens is None or gen_of(format_id) in gens else None
 
     def describe(self) -> dict[str, Any]:
         engine = type(self._engine)

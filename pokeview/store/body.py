@@ -16,7 +16,7 @@ import zstandard
 
 # The body's own version, kept beside each blob. 2: a spectator log that is its `log` events'
 # lines, one after another (every game played here), is not stored twice but rebuilt from them.
-# 3 (PLAYED): a game of two random bots the bridge played through by itself holds its spectator
+# 3 (PLAYED): a game of two bots the bridge played through by itself holds its spectator
 # log and its decisions' times only; its events and decisions are derived when first read
 # (battle/derive.py) and stored as a body of format 2. A pokeview before it refuses one whole.
 FORMAT = 2

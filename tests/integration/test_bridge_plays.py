@@ -197,7 +197,7 @@ async def test_a_choice_for_a_side_the_bridge_does_not_play_stops_the_game(
         p2=make_player("max-damage"),
         seed_text="side",
     )
-    result = await play_game(spec, bridge=bridge, store=store)
+    result = await play_game(spec, bridge=bridge, store=store, whole=False)  # (step by step)
     assert result.status == "interrupted"
     assert result.error and "a side it does not play" in result.error
     assert not store.decisions(result.game_id, "p2")

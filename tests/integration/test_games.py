@@ -18,6 +18,10 @@ from pokeview.store.events import EventKind
 from tests.helpers import game, sqlite_file
 from tests.players_for_tests import Raises, RefusedOnce
 
+# A game of bots played step by step, each side asked in Python or at each step in the bridge:
+# in generation 9 a game of poke-env's bots is played whole, with no step to see or cut into.
+STEP_BY_STEP = "gen8randombattle"
+
 
 async def test_a_game_is_recorded_with_provenance_decisions_and_events(bridge, store):
     result = await game(bridge, store, text="record")
@@ -92,8 +96,9 @@ async def test_32_games_at_once_on_one_bridge(bridge, store):
 
 async def test_killing_the_bridge_marks_the_game_and_loses_nothing(bridge, store):
     done = await game(bridge, store, text="before")
-    # (A bot Python plays: two random bots' game is played whole, with no step to see.)
-    long = asyncio.create_task(game(bridge, store, "random", "max-damage", text="killed"))
+    long = asyncio.create_task(
+        game(bridge, store, "random", "max-damage", text="killed", format=STEP_BY_STEP)
+    )
     for _ in range(500):
         await asyncio.sleep(0.01)
         running = store.games(status="running")
@@ -148,8 +153,9 @@ async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch)
     await bridge.start()
     try:
         # max-damage is asked in Python: the game waits on it between turns, as the crash comes
-        # (random against random plays through in the bridge at its start)
-        victim = asyncio.create_task(game(bridge, store, "random", "max-damage", text="victim"))
+        victim = asyncio.create_task(
+            game(bridge, store, "random", "max-damage", text="victim", format=STEP_BY_STEP)
+        )
         while bridge.open_battles() == 0:
             await asyncio.sleep(0.005)
         victim_channel = next(iter(bridge._channels))
@@ -165,7 +171,9 @@ async def test_one_battle_crashing_leaves_the_others_running(store, monkeypatch)
 
 async def test_the_test_only_crash_op_is_refused_without_the_test_switch(bridge, store):
     assert "debug-crash" not in os.environ.get("POKEVIEW_TEST_SWITCHES", "")
-    victim = asyncio.create_task(game(bridge, store, "random", "max-damage", text="victim"))
+    victim = asyncio.create_task(
+        game(bridge, store, "random", "max-damage", text="victim", format=STEP_BY_STEP)
+    )
     while bridge.open_battles() == 0:
         await asyncio.sleep(0.005)
     bridge._send(DebugCrash(next(iter(bridge._channels))))
@@ -235,9 +243,10 @@ async def test_generation_1_with_pokeval_teams(bridge, store, data_dir):
 
 
 async def test_another_connection_follows_a_game_live(bridge, store):
-    # (max-damage is asked in Python at each turn; random against random plays through in the
-    # bridge in a few hundredths of a second)
-    task = asyncio.create_task(game(bridge, store, "random", "max-damage", text="live"))
+    # (max-damage is asked in Python at each turn)
+    task = asyncio.create_task(
+        game(bridge, store, "random", "max-damage", text="live", format=STEP_BY_STEP)
+    )
     reader = open_store(store.path)
     seen = []
     while not task.done():

@@ -47,8 +47,9 @@ def small_run(tmp_path, running: int = 1):
     """A run of two games with long player names, `running` of them marked as still played."""
 
     config = tmp_path / "small.toml"
-    config.write_text(
-        'name = "small"\nseed = "small"\npairs = 1\nplayers = ["random", "max-damage"]\n'
+    config.write_text(  # (generation 8: recorded step by step, as a game still played is)
+        'name = "small"\nseed = "small"\nformat = "gen8randombattle"\npairs = 1\n'
+        'players = ["random", "max-damage"]\n'
     )
     db = tmp_path / "small.db"
     assert pokeview("run", str(config), "--db", str(db)).returncode == 0

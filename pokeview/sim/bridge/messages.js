@@ -6,7 +6,7 @@
 
 /**
  * @typedef {{name?: string, team?: string, seed?: string}} PlayerSpec
- * @typedef {{seed: string, sides: string[], turn_limit: number, whole?: boolean}} AutoplaySpec
+ * @typedef {{seed: string, sides: string[], turn_limit: number, whole?: boolean, bots?: {[side: string]: string}}} AutoplaySpec
  *
  * @typedef {{op: 'info', battle?: string}} InfoCommand
  * @typedef {{

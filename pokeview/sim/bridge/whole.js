@@ -1,7 +1,8 @@
 'use strict';
-// A game of two random bots played from start to end with nothing sent per step: Showdown's
-// requests are read as its own objects and no step is split into sides, worded, diffed or
-// written (together half again the simulation's own CPU). Python gets one `played` reply: the
+// A game of two bots (poke-env's random, or its max-damage and heuristic: baseline_bots.js)
+// played from start to end with nothing sent per step: Showdown's requests are read as its own
+// objects and no step is split into sides, worded, diffed or written (together half again the
+// simulation's own CPU). Python gets one `played` reply: the
 // input log, the spectator log, the end and each decision's time; the record derives every
 // step from the input log when first read, by playing the game again the usual way
 // (pokeview/battle/derive.py), exactly, as the game is deterministic.
@@ -12,6 +13,8 @@
 const {need} = require('./packages');
 const {SIDES, isNoise} = require('./protocol');
 const {randomChoice, decisionSeed} = require('./random_choice');
+const {baselineChoice} = require('./baseline_bots');
+const {View, Unread} = require('./poke_env_view');
 const {out} = require('./output');
 
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
@@ -52,6 +55,13 @@ function playWhole(battle, start, spec) {
   const made = [];
   /** @param {string} why */
   const stopped = (why) => ({battle, type: /** @type {'played'} */ ('played'), input: [], spectator: [], end: null, decisions: [], stopped: why});
+  const bots = {p1: 'random', p2: 'random', ...(spec.bots || {})};
+  /** @type {{[side: string]: View}} */
+  const views = {p1: new View('p1'), p2: new View('p2')};
+  if (game && (bots.p1 !== 'random' || bots.p2 !== 'random')) {
+    // poke-env's bots are copied for generation 9 singles
+    if (game.gen !== 9 || game.gameType !== 'singles') return stopped('a format the bots are not copied for');
+  }
   while (game && !game.ended) {
     // The first side with a request open, as the usual way answers a step's requests: p1's,
     // then p2's (a choice that lets the battle go on is answered before the requests it makes).
@@ -64,11 +74,16 @@ function playWhole(battle, start, spec) {
     const forced = Array.isArray(request.forceSwitch) ? request.forceSwitch.length > 0 : !!request.forceSwitch;
     if (game.turn >= spec.turn_limit && !forced) return stopped('the turn limit');
     const started = process.hrtime.bigint();
+    const seed = decisionSeed(spec.seed, side, decisions[side]++ * 100);
+    const bot = bots[side];
     let choice = null;
     try {
-      choice = randomChoice(request, decisionSeed(spec.seed, side, decisions[side]++ * 100));
-    } catch {
+      choice = bot === 'random' ? randomChoice(request, seed) :
+        baselineChoice(/** @type {any} */ (bot), views[side], game.log, request, seed);
+    } catch (err) {
       // a request the bot does not read: Python's player decides
+      if (!(err instanceof Unread) && bot !== 'random') throw err;
+      if (err instanceof Unread) return stopped(`a request the bot does not read (${err.message})`);
     }
     if (choice === null) return stopped('a request the bot does not read');
     made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);

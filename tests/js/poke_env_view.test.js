@@ -1,0 +1,60 @@
+'use strict';
+// The bridge's copy of poke-env's view of a side (poke_env_view.js), on hand-made lines: what
+// it keeps as poke-env does, quirks included, and where it gives up (Unread). Its choices are
+// checked against poke-env's own in tests/integration/test_baseline_bots_whole.py.
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const {View, Unread} = require('../../pokeview/sim/bridge/poke_env_view');
+
+const START = [
+  '|switch|p1a: Palafin|Palafin, L80, M|100/100',
+  '|split|p2',
+  '|switch|p2a: Gholdengo|Gholdengo, L80|251/251',
+  '|switch|p2a: Gholdengo|Gholdengo, L80|100/100',
+];
+
+test('a side reads its own secret lines and the other side\'s public ones', () => {
+  const view = new View('p1');
+  view.follow(START);
+  assert.equal(view.opponent && view.opponent.hpFraction, 1);
+  assert.equal(view.opponents.get('p2: Gholdengo')?.maxHp, 100);
+  const other = new View('p2');
+  other.follow(START);
+  assert.equal(other.active && other.active.maxHp, 251);
+});
+
+test('boosts: clamped, swapped, cleared at a switch', () => {
+  const view = new View('p1');
+  const log = [...START, '|-boost|p2a: Gholdengo|spa|4', '|-boost|p2a: Gholdengo|spa|4',
+    '|-swapboost|p1a: Palafin|p2a: Gholdengo|atk, spa|[from] move: Power Swap'];
+  view.follow(log);
+  assert.equal(view.active?.boosts.spa, 6);
+  assert.equal(view.opponent?.boosts.spa, 0);
+  log.push('|switch|p1a: Garchomp|Garchomp, L80, F|100/100'); // the log grows; read from there
+  view.follow(log);
+  assert.equal(view.team.get('p1: Palafin')?.boosts.spa, 0);
+  assert.equal(view.active?.lastDetails, 'Garchomp, L80, F');
+});
+
+test('a forme kept across a switch with the same details, as poke-env keeps it', () => {
+  const view = new View('p2');
+  view.follow([...START, '|-formechange|p1a: Palafin|Palafin-Hero|',
+    '|switch|p1a: Garchomp|Garchomp, L80, F|100/100', '|switch|p1a: Palafin|Palafin, L80, M|100/100']);
+  assert.equal(view.opponent?.baseStats.atk, 160); // Hero's, not Zero's 70
+});
+
+test('side conditions: layers counted, an unknown one kept for good', () => {
+  const view = new View('p1');
+  view.follow([...START, '|-sidestart|p2: Bot|Spikes', '|-sidestart|p2: Bot|Spikes',
+    '|-sidestart|p1: Me|move: Nothing Known', '|-sideend|p1: Me|move: Nothing Known']);
+  assert.equal(view.opponentConditions.get('SPIKES'), 2);
+  assert.equal(view.sideConditions.has('UNKNOWN'), true);
+});
+
+test('what poke-env reads otherwise stops the game: Illusion, Transform, an unknown line', () => {
+  for (const line of ['|replace|p2a: Zoroark|Zoroark, L80', '|-transform|p2a: Gholdengo|p1a: Palafin',
+    '|-newthing|p2a: Gholdengo']) {
+    const view = new View('p1');
+    assert.throws(() => view.follow([...START, line]), Unread, line);
+  }
+});
