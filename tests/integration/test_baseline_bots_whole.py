@@ -88,3 +88,12 @@ class Cautious(SimpleHeuristicsPlayer):
 )
 def test_which_bots_the_bridge_plays_whole(player, fmt, bot):
     assert player.whole_bot(fmt) == bot
+
+
+def test_what_the_copy_of_the_heuristic_leaves_out_still_never_chooses():
+    # SimpleHeuristicsPlayer's set-up moves' branch compares Move.target with "self": a Target,
+    # never equal to a string, so baseline_bots.js leaves the branch out. A poke-env whose
+    # Target is a string would choose there.
+    from poke_env.battle.move import Move
+
+    assert Move("swordsdance", gen=9).target != "self"

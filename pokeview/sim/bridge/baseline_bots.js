@@ -105,7 +105,8 @@ function statEstimation(mon, stat) {
 
 /** SimpleHeuristicsPlayer._should_switch_out @param {Mon} active @param {Mon} opponent @param {[string, Mon][]} switches */
 function shouldSwitchOut(active, opponent, switches) {
-  if (!switches.some(([, mon]) => estimateMatchup(mon, opponent) > 0)) return false;
+  // (each estimated, as poke-env's list is: one may raise)
+  if (!switches.map(([, mon]) => estimateMatchup(mon, opponent)).some((score) => score > 0)) return false;
   const {boosts, stats} = active;
   if (stats.atk === undefined || stats.spa === undefined) unread('no stats in the request');
   if (boosts.def <= -3 || boosts.spd <= -3) return true;
@@ -144,7 +145,8 @@ function heuristic(view, request) {
       if (view.sideConditions.size && ANTI_HAZARDS_MOVES.has(move.id) && remaining >= 2) return ['move', move.id, false];
     }
     // The set-up moves' branch compares Move.target, a Target, with the string "self": it
-    // never chooses, so it is left out.
+    // never chooses, so only its estimate is made (for where poke-env's raises).
+    if (active.hpFraction === 1) estimateMatchup(active, opponent);
     const score = (/** @type {Move} */ m) => basePower(m) *
       (active.types.includes(moveType(m)) ? 1.5 : 1) *
       (m.entry.category === 'Physical' ? physicalRatio : specialRatio) *
@@ -179,6 +181,12 @@ function baselineChoice(bot, view, log, request, seed) {
   if (request.teamPreview) unread('team preview');
   view.follow(log);
   view.parseRequest(request);
+  // poke-env's order_to_action takes the first switch whose name is the Pokémon's, or whose
+  // name in lower case is its species: a name that is another's species could name another
+  for (const own of request.side.pokemon) {
+    const name = String(own.ident).slice(4).toLowerCase();
+    for (const [key, mon] of view.team) if (key !== own.ident && mon.species === name) unread(`the name ${own.ident}`);
+  }
   const order = BOTS[bot](view, request);
   if (order === null) return randomChoice(request, seed); // Player.choose_random_move
   const choice = choiceOf(order, request);

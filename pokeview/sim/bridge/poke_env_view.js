@@ -42,6 +42,18 @@ const INERT = new Set([
   'c:', 't:', 'expire', 'uhtmlchange', 'tempnotify', 'tempnotifyoff', 'request', 'player', 'win',
   'tie',
 ]);
+// Lines of those kinds on which poke-env raises (a move it does not know called by another, an
+// item's or ability's line of a shape it does not read): the Python game would fail there.
+const ITEM_CAUSES = new Set([
+  '[from] ability: Frisk', '[from] ability: Pickpocket', '[from] ability: Magician', '[from] move: Thief',
+  '[from] move: Covet',
+]);
+/** @type {[string, (parts: string[]) => boolean][]} */
+const RAISES = [
+  ['move', (parts) => /^\[from\] ?move: (?!Sleep Talk$)/.test(parts[parts.length - 1])],
+  ['-activate', (parts) => parts[3] === 'item: Leppa Berry'],
+  ['-item', (parts) => parts.length === 6 && !ITEM_CAUSES.has(parts[4])],
+];
 const STATUSES = new Set(['BRN', 'FNT', 'FRZ', 'PAR', 'PSN', 'SLP', 'TOX']);
 const TYPES = new Set(DATA.types);
 const SIDE_CONDITIONS = new Set(DATA.sideConditions);
@@ -73,7 +85,7 @@ function dexEntry(species) {
 class Mon {
   constructor() {
     this.species = '';
-    /** @type {string | null} */ this.lastDetails = null;
+    this.lastDetails = ''; // (details of '' are skipped, as poke-env's are)
     /** @type {{[stat: string]: number}} */ this.baseStats = {};
     /** @type {string} */ this.type1 = '';
     /** @type {string | null} */ this.type2 = null;
@@ -101,7 +113,7 @@ class Mon {
   fromDetails(details) {
     if (details === this.lastDetails) return;
     this.lastDetails = details;
-    const parts = details.replace(', shiny', '').split(', ');
+    const parts = details.replaceAll(', shiny', '').split(', ');
     const tera = parts.findIndex((part) => part.startsWith('tera:'));
     if (tera >= 0) {
       this.teraType = typeOf(parts[tera].slice(5));
@@ -169,7 +181,7 @@ class Mon {
 
   /** Pokemon.boost @param {string} stat @param {number} amount */
   boost(stat, amount) {
-    if (!(stat in this.boosts)) unread(`boost ${stat}`);
+    if (!Object.hasOwn(this.boosts, stat)) unread(`boost ${stat}`);
     this.boosts[stat] = Math.max(-6, Math.min(6, this.boosts[stat] + amount));
   }
 
@@ -275,6 +287,7 @@ class View {
     const parts = line.split('|');
     if (parts.length < 2) return;
     const kind = parts[1];
+    if (RAISES.some(([k, test]) => k === kind && test(parts))) unread(line);
     if (INERT.has(kind)) return;
     const at = (/** @type {number} */ n) => (parts.length > n ? parts[n] : unread(`a short line ${line}`));
     switch (kind) {
@@ -311,7 +324,7 @@ class View {
       case '-setboost': {
         const mon = this.known(at(2));
         const [stat, amount] = [at(3), integer(at(4))];
-        if (Math.abs(amount) > 6 || !(stat in mon.boosts)) unread(line);
+        if (Math.abs(amount) > 6 || !Object.hasOwn(mon.boosts, stat)) unread(line);
         mon.boosts[stat] = amount;
         return;
       }
@@ -343,7 +356,7 @@ class View {
         const [source, target, stats] = [this.known(at(2)), this.known(at(3)), at(4)];
         const swapped = stats.includes('[from]') ? BOOSTED : stats.split(', ');
         for (const s of swapped) {
-          if (!(s in source.boosts)) unread(line);
+          if (!Object.hasOwn(source.boosts, s)) unread(line);
           [source.boosts[s], target.boosts[s]] = [target.boosts[s], source.boosts[s]];
         }
         return;
@@ -383,12 +396,10 @@ class View {
       }
       case '-curestatus': {
         const mon = this.known(at(2));
-        const status = at(3);
+        const status = at(3); // (none named: poke-env cures nothing)
         if (status) {
           if (!STATUSES.has(status.toUpperCase())) unread(line);
           if (status.toUpperCase() === mon.status) mon.status = null;
-        } else if (!mon.fainted) {
-          mon.status = null;
         }
         return;
       }
@@ -400,7 +411,7 @@ class View {
       case '-sidestart':
       case '-sideend': {
         const conditions = at(2).slice(0, 2) === this.role ? this.sideConditions : this.opponentConditions;
-        const name = at(3).replace('move: ', '').replace(/ /g, '_').replace(/-/g, '_').toUpperCase();
+        const name = at(3).replaceAll('move: ', '').replace(/ /g, '_').replace(/-/g, '_').toUpperCase();
         const condition = SIDE_CONDITIONS.has(name) ? name : 'UNKNOWN';
         if (kind === '-sideend') {
           if (condition === 'UNKNOWN') return;

@@ -39,6 +39,23 @@ class Quiet extends BattleStream {
 }
 
 /**
+ * A side of poke-env's bots reads each request it is sent, one that asks it to wait too, after
+ * the lines before it (pokeview/battle/view.py): a request that asks for a choice is read when
+ * the choice is made, one that asks to wait here, after the choice that brought it.
+ * @param {any} game
+ * @param {{[side: string]: string}} bots
+ * @param {{[side: string]: View}} views
+ */
+function readWaits(game, bots, views) {
+  for (const side of SIDES) {
+    const request = game.getSide(side).activeRequest;
+    if (bots[side] === 'random' || !request || !request.wait || views[side].request === request) continue;
+    views[side].follow(game.log);
+    views[side].parseRequest(request);
+  }
+}
+
+/**
  * Play a game through; its reply.
  * @param {string} battle
  * @param {string[]} start  the commands that start it (start.js)
@@ -89,6 +106,12 @@ function playWhole(battle, start, spec) {
     made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
     stream._writeLines(`>${side} ${choice}`);
     if (stream.refused) return stopped('a refused choice');
+    try {
+      readWaits(game, bots, views);
+    } catch (err) {
+      if (err instanceof Unread) return stopped(`a request the bot does not read (${err.message})`);
+      throw err;
+    }
   }
   if (!game) return stopped('no battle');
   const log = extractChannelMessages(game.log.join('\n'), [0])[0].filter((line) => !isNoise(line));
