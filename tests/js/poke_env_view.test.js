@@ -51,10 +51,22 @@ test('side conditions: layers counted, an unknown one kept for good', () => {
   assert.equal(view.sideConditions.has('UNKNOWN'), true);
 });
 
-test('what poke-env reads otherwise stops the game: Illusion, Transform, an unknown line', () => {
-  for (const line of ['|replace|p2a: Zoroark|Zoroark, L80', '|-transform|p2a: Gholdengo|p1a: Palafin',
+test('what poke-env reads otherwise stops the game: Illusion, mega evolution, an unknown line', () => {
+  for (const line of ['|replace|p2a: Zoroark|Zoroark, L80', '|-mega|p2a: Gholdengo|Gholdengite',
     '|-newthing|p2a: Gholdengo']) {
     const view = new View('p1');
     assert.throws(() => view.follow([...START, line]), Unread, line);
   }
+});
+
+test('Transform: the other\'s species\' stats and types, and its boosts, until it switches out', () => {
+  const view = new View('p1');
+  const log = [...START, '|-boost|p1a: Palafin|atk|2',
+    '|-transform|p2a: Gholdengo|p1a: Palafin|[from] ability: Imposter'];
+  view.follow(log);
+  const ditto = view.opponent;
+  assert.deepEqual([ditto?.baseStats.atk, ditto?.types, ditto?.boosts.atk], [70, ['WATER'], 2]);
+  log.push('|switch|p2a: Kingambit|Kingambit, L80, M|100/100');
+  view.follow(log);
+  assert.deepEqual([ditto?.baseStats.atk, ditto?.types], [60, ['STEEL', 'GHOST']]); // Gholdengo's own
 });

@@ -86,7 +86,8 @@ class Mon {
   constructor() {
     this.species = '';
     this.lastDetails = ''; // (details of '' are skipped, as poke-env's are)
-    /** @type {{[stat: string]: number}} */ this.baseStats = {};
+    /** @type {{[stat: string]: number}} */ this.dexStats = {};
+    /** @type {{[stat: string]: number} | null} */ this.tempBaseStats = null; // Transform's
     /** @type {string} */ this.type1 = '';
     /** @type {string | null} */ this.type2 = null;
     /** @type {string[]} */ this.tempTypes = [];
@@ -104,7 +105,7 @@ class Mon {
   fromPokedex(species, store) {
     const entry = dexEntry(species);
     if (store) this.species = toId(species);
-    this.baseStats = entry.baseStats;
+    this.dexStats = entry.baseStats;
     this.type1 = typeOf(entry.types[0]);
     this.type2 = entry.types.length === 1 ? null : typeOf(entry.types[1]);
   }
@@ -147,6 +148,11 @@ class Mon {
     this.maxHp = Number(numbers[1]);
   }
 
+  /** Pokemon.base_stats */
+  get baseStats() {
+    return this.tempBaseStats || this.dexStats;
+  }
+
   get fainted() {
     return this.status === 'FNT';
   }
@@ -177,6 +183,15 @@ class Mon {
     this.active = false;
     for (const stat of BOOSTED) this.boosts[stat] = 0;
     this.tempTypes = [];
+    this.tempBaseStats = null;
+  }
+
+  /** Pokemon.transform: the other's species' stats and types, and its boosts @param {Mon} into */
+  transform(into) {
+    const entry = dexEntry(into.species);
+    this.tempBaseStats = entry.baseStats;
+    this.tempTypes = entry.types.map(typeOf);
+    this.boosts = {...into.boosts};
   }
 
   /** Pokemon.boost @param {string} stat @param {number} amount */
@@ -313,6 +328,7 @@ class View {
         mon.hp = 0;
         mon.status = 'FNT';
         mon.tempTypes = []; // its effects end, a type change with them
+        mon.tempBaseStats = null;
         return;
       }
       case '-boost':
@@ -384,6 +400,9 @@ class View {
         mon.tempTypes = [];
         return;
       }
+      case '-transform':
+        this.known(at(2)).transform(this.known(at(3)));
+        return;
       case '-formechange':
       case 'detailschange':
         this.known(at(2)).fromPokedex(at(3).split(',')[0], false);
@@ -428,8 +447,8 @@ class View {
         [this.sideConditions, this.opponentConditions] = [this.opponentConditions, this.sideConditions];
         return;
       default:
-        // replace (Illusion), -transform, -mega, -primal, -zpower, swap, poke, and what poke-env
-        // does not know
+        // replace (Illusion), -mega, -primal, -zpower, swap, poke, and what poke-env does not
+        // know
         unread(line);
     }
   }
