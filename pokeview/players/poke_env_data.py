@@ -13,6 +13,7 @@ from typing import Any
 from poke_env.battle.pokemon_type import PokemonType
 from poke_env.battle.side_condition import SideCondition
 from poke_env.data import GenData
+from poke_env.data.normalize import to_id_str
 
 GEN = 9
 COPY = Path(__file__).resolve().parent.parent / "sim" / "bridge" / f"poke_env_gen{GEN}.json"
@@ -27,6 +28,11 @@ def gen_of(format_id: str) -> int:
         return 9
 
 
+def _one(abilities: dict[str, str]) -> str:
+    (ability,) = abilities.values()
+    return to_id_str(ability)
+
+
 def bridge_data() -> dict[str, Any]:
     data = GenData.from_gen(GEN)
     return {
@@ -35,6 +41,8 @@ def bridge_data() -> dict[str, Any]:
                 "types": entry["types"],
                 "baseStats": entry["baseStats"],
                 "baseSpecies": entry["baseSpecies"],
+                # its one ability, which poke-env then takes as known (Illusion, for one)
+                **({"ability": _one(entry["abilities"])} if len(entry["abilities"]) == 1 else {}),
             }
             for species, entry in data.pokedex.items()
         },

@@ -18,21 +18,20 @@ from pokeview.store import body as bodies
 from pokeview.store import open_store
 from tests.integration.test_bridge_plays import everything
 
-# (p1, p2, format, pair) with seed text "whole"; the last four are played step by step: in the
-# bridge, p1's Zoroark passes for Deoxys and then poke-env repairs its view from the request;
-# Zoroark's illusion ends (`replace`), which poke-env's view follows in its own way; a
-# generation the copy is not made for.
+# (p1, p2, format, pair) with seed text "whole". In pair 22, p1's Zoroark passes for Deoxys and
+# poke-env repairs its view from the next request; in pair 54, a Zoroark's illusion ends
+# (`replace`), which poke-env's view follows in its own way. The last is played step by step:
+# a generation the copy is not made for.
 GAMES = (
-    [("heuristic", "max-damage", "gen9randombattle", n) for n in range(6)]
+    [("heuristic", "max-damage", "gen9randombattle", n) for n in (*range(6), 22, 54)]
     + [("max-damage", "heuristic", "gen9randombattle", n) for n in range(3)]
     + [
         ("heuristic", "heuristic", "gen9randombattle", 0),
         ("random", "heuristic", "gen9randombattle", 1),
     ]
-    + [("heuristic", "max-damage", "gen9randombattle", n) for n in (22, 54)]
     + [("heuristic", "max-damage", "gen8randombattle", 0)]
 )
-WHOLE = 11
+WHOLE = 13
 
 
 async def play_all(bridge, store, whole: bool) -> list[int]:

@@ -51,8 +51,8 @@ test('side conditions: layers counted, an unknown one kept for good', () => {
   assert.equal(view.sideConditions.has('UNKNOWN'), true);
 });
 
-test('what poke-env reads otherwise stops the game: Illusion, mega evolution, an unknown line', () => {
-  for (const line of ['|replace|p2a: Zoroark|Zoroark, L80', '|-mega|p2a: Gholdengo|Gholdengite',
+test('what poke-env reads otherwise stops the game: mega evolution, an unknown line', () => {
+  for (const line of ['|-mega|p2a: Gholdengo|Gholdengite',
     '|-newthing|p2a: Gholdengo']) {
     const view = new View('p1');
     assert.throws(() => view.follow([...START, line]), Unread, line);
@@ -69,4 +69,15 @@ test('Transform: the other\'s species\' stats and types, and its boosts, until i
   log.push('|switch|p2a: Kingambit|Kingambit, L80, M|100/100');
   view.follow(log);
   assert.deepEqual([ditto?.baseStats.atk, ditto?.types], [60, ['STEEL', 'GHOST']]); // Gholdengo's own
+});
+
+test('an illusion ends: the illusionist takes the hp shown, its disguise is switched out', () => {
+  const view = new View('p1');
+  const log = [...START, '|-boost|p2a: Gholdengo|spa|1', '|-damage|p2a: Gholdengo|40/100',
+    '|replace|p2a: Zoroark|Zoroark-Hisui, L80, F'];
+  view.follow(log);
+  const zoroark = view.opponent;
+  assert.deepEqual([zoroark?.species, zoroark?.hp, zoroark?.boosts.spa], ['zoroarkhisui', 40, 0]);
+  const gholdengo = view.opponents.get('p2: Gholdengo');
+  assert.deepEqual([gholdengo?.active, gholdengo?.hp, gholdengo?.boosts.spa], [false, 0, 0]);
 });

@@ -10,7 +10,8 @@ const {join} = require('node:path');
 
 /**
  * poke-env's generation 9 data, as its bots read it (pokeview/players/poke_env_data.py).
- * @type {{pokedex: {[id: string]: {types: string[], baseStats: {[stat: string]: number}, baseSpecies: string}},
+ * @type {{pokedex: {[id: string]: {types: string[], baseStats: {[stat: string]: number}, baseSpecies: string,
+ *   ability?: string}},
  *   moves: {[id: string]: any}, typeChart: {[defending: string]: {[attacking: string]: number}},
  *   types: string[], sideConditions: string[]}}
  */
@@ -99,6 +100,9 @@ class Mon {
     /** @type {string | null} */ this.status = null;
     this.active = false;
     /** @type {{[stat: string]: number}} */ this.stats = {};
+    this.illusion = false; // poke-env's `_ability == "illusion"`
+    this.abilityKnown = false;
+    /** @type {any} */ this.lastRequest = null; // its part of the side's last request
   }
 
   /** Pokemon._update_from_pokedex @param {string} species @param {boolean} store */
@@ -106,6 +110,10 @@ class Mon {
     const entry = dexEntry(species);
     if (store) this.species = toId(species);
     this.dexStats = entry.baseStats;
+    if (entry.ability !== undefined) { // a species of one ability: poke-env knows it
+      this.abilityKnown = true;
+      this.illusion = entry.ability === 'illusion';
+    }
     this.type1 = typeOf(entry.types[0]);
     this.type2 = entry.types.length === 1 ? null : typeOf(entry.types[1]);
   }
@@ -186,6 +194,30 @@ class Mon {
     this.tempBaseStats = null;
   }
 
+  /** Pokemon.update_from_request @param {any} own  the Pokémon's part of its side's request */
+  fromRequest(own) {
+    this.active = !!own.active;
+    if (!this.abilityKnown) {
+      this.abilityKnown = true;
+      this.illusion = toId(String(own.baseAbility)) === 'illusion';
+    }
+    this.lastRequest = own;
+    this.setHpStatus(String(own.condition));
+    this.fromDetails(String(own.details));
+    if (own.stats) Object.assign(this.stats, own.stats);
+  }
+
+  /** Pokemon.was_illusioned: what it was last told, then switched out */
+  wasIllusioned() {
+    this.hp = 0;
+    this.maxHp = 0;
+    this.status = null;
+    const last = this.lastRequest;
+    this.lastRequest = null;
+    if (last) this.fromRequest(last);
+    this.switchOut();
+  }
+
   /** Pokemon.transform: the other's species' stats and types, and its boosts @param {Mon} into */
   transform(into) {
     const entry = dexEntry(into.species);
@@ -255,11 +287,27 @@ class View {
     this.read = log.length;
   }
 
+  /** AbstractBattle.get_pokemon's look-up: for its own side's active Pokémon, Illusion's turn
+   * (an illusion poke-env repaired from a request is still named by its disguise)
+   * @param {string} ident */
+  lookup(ident) {
+    const key = View.key(ident);
+    const named = this.team.get(key);
+    if (named && ident[3] !== ' ' && key.slice(0, 2) === this.role) {
+      const believed = this.active;
+      if (believed && believed !== named) {
+        if (named.illusion) return named;
+        if (believed.illusion) return believed;
+      }
+    }
+    return named || this.opponents.get(key) || null;
+  }
+
   /** AbstractBattle.get_pokemon with no details: a Pokémon first seen is named by its species
    * @param {string} ident */
   known(ident) {
     const key = View.key(ident);
-    const found = this.team.get(key) || this.opponents.get(key);
+    const found = this.lookup(ident);
     if (found) return found;
     const team = key.slice(0, 2) === this.role ? this.team : this.opponents;
     if (team.size >= 6) unread(`a seventh Pokémon ${ident}`);
@@ -278,7 +326,7 @@ class View {
   /** AbstractBattle.get_pokemon, which adds a Pokémon first seen @param {string} ident @param {string} details */
   mon(ident, details) {
     const key = View.key(ident);
-    const found = this.team.get(key) || this.opponents.get(key);
+    const found = this.lookup(ident);
     if (found) return found;
     const team = key.slice(0, 2) === this.role ? this.team : this.opponents;
     View.add(team, key, details);
@@ -400,6 +448,19 @@ class View {
         mon.tempTypes = [];
         return;
       }
+      case 'replace': { // Battle.end_illusion
+        const [ident, details] = [at(2), at(3)];
+        const illusioned = ident.slice(0, 2) === this.role ? this.active : this.opponent;
+        if (!illusioned) unread(line);
+        const illusionist = this.mon(ident, details);
+        if (illusionist === illusioned) return;
+        illusionist.active = true;
+        illusionist.fromDetails(details);
+        // (its status is set to the other's, then cleared by the hp's setting, as in poke-env)
+        illusionist.setHpStatus(`${illusioned.hp}/${illusioned.maxHp}`);
+        illusioned.wasIllusioned();
+        return;
+      }
       case '-transform':
         this.known(at(2)).transform(this.known(at(3)));
         return;
@@ -447,16 +508,19 @@ class View {
         [this.sideConditions, this.opponentConditions] = [this.opponentConditions, this.sideConditions];
         return;
       default:
-        // replace (Illusion), -mega, -primal, -zpower, swap, poke, and what poke-env does not
-        // know
+        // -mega, -primal, -zpower, swap, poke, and what poke-env does not know
         unread(line);
     }
   }
 
-  /** Battle.parse_request, for a request that asks for a choice @param {any} request */
+  /** Battle.parse_request, as far as the bots read it @param {any} request */
   parseRequest(request) {
     this.request = request;
     const side = request.side;
+    // AbstractBattle._update_team_from_request: the request says which Pokémon are active; one
+    // active only in the lines was an illusion, and is repaired
+    /** @type {Mon[]} */ const falselyActive = [];
+    /** @type {Mon[]} */ const trulyActive = [];
     for (const own of side.pokemon) {
       const key = View.key(String(own.ident));
       let mon = this.team.get(key);
@@ -464,19 +528,15 @@ class View {
         View.add(this.team, key, String(own.details));
         mon = new Mon();
         mon.fromDetails(String(own.details));
+        mon.fromRequest(own);
         this.team.set(key, mon);
-      } else if (mon.active && !own.active) {
-        unread(`${own.ident} active only in the lines (poke-env's Illusion repair)`);
       }
+      if (own.active && !mon.active) trulyActive.push(mon);
+      else if (!own.active && mon.active) falselyActive.push(mon);
     }
-    for (const own of side.pokemon) {
-      const mon = /** @type {Mon} */ (this.team.get(View.key(String(own.ident))));
-      // Pokemon.update_from_request
-      mon.active = !!own.active;
-      mon.setHpStatus(String(own.condition));
-      mon.fromDetails(String(own.details));
-      if (own.stats) Object.assign(mon.stats, own.stats);
-    }
+    for (const mon of falselyActive) mon.wasIllusioned();
+    for (const mon of trulyActive) mon.active = true;
+    for (const own of side.pokemon) /** @type {Mon} */ (this.team.get(View.key(String(own.ident)))).fromRequest(own);
   }
 }
 
