@@ -253,6 +253,10 @@ concurrency = 4
 # -- games on the shared bridge, model players on the loopback provider ----------------------------
 
 FORMAT = "gen9randombattle"
+# A format whose games of bots are played step by step, each side asked in Python or at each
+# step in the bridge: in generation 9 a game of poke-env's bots is played whole in the bridge,
+# with no step to see, follow or cut into.
+STEP_BY_STEP = "gen8randombattle"
 PRICES = {"input": 3.0, "cached_input": 0.3, "output": 15.0}
 FAST = {"connect": 2, "first_token": 0.5, "total": 5}
 
@@ -418,3 +422,33 @@ def script(path: str):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
+
+
+def showdown_spectator_log(inputlog: str) -> list[str]:
+    """The spectator's lines Showdown's own simulator (`simulate-battle`) writes for an input
+    log: the public side of each split, timestamps and debug lines left out."""
+    from pokeview.sim import install
+
+    package = install.ensure_installed() / "node_modules" / "pokemon-showdown"
+    sim = subprocess.run(
+        ["node", "pokemon-showdown", "simulate-battle", "--skip-build"],
+        cwd=package,
+        input=inputlog,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines, out, skip = [], [], 0
+    for block in sim.stdout.split("\n\n"):
+        if block.startswith("update\n"):
+            lines += block.split("\n")[1:]
+    for n, line in enumerate(lines):
+        if skip:
+            skip -= 1
+            continue
+        if line.startswith("|split|"):
+            out.append(lines[n + 2])
+            skip = 2
+        elif line.startswith("|") and not line.startswith(("|t:|", "|debug|")):
+            out.append(line)
+    return out

@@ -11,11 +11,13 @@ from poke_env.player import SimpleHeuristicsPlayer
 
 from pokeview.battle.loop import play_game
 from pokeview.battle.spec import GameSpec
+from pokeview.exchange.files import export_as
 from pokeview.players import make_player
 from pokeview.players.bots import BotPlayer
 from pokeview.players.poke_env_data import COPY, as_text
 from pokeview.store import body as bodies
 from pokeview.store import open_store
+from tests.helpers import STEP_BY_STEP, showdown_spectator_log
 from tests.integration.test_bridge_plays import everything
 
 # (p1, p2, format, pair) with seed text "whole". In pair 22, p1's Zoroark passes for Deoxys and
@@ -29,7 +31,7 @@ GAMES = (
         ("heuristic", "heuristic", "gen9randombattle", 0),
         ("random", "heuristic", "gen9randombattle", 1),
     ]
-    + [("heuristic", "max-damage", "gen8randombattle", 0)]
+    + [("heuristic", "max-damage", STEP_BY_STEP, 0)]
 )
 WHOLE = 13
 
@@ -58,6 +60,11 @@ async def test_games_of_the_baseline_bots_played_whole_read_as_played_step_by_st
     assert [played[i] for i in whole_ids] == [bodies.PLAYED] * WHOLE + [bodies.FORMAT] * (
         len(GAMES) - WHOLE
     )
+    # Showdown's own simulator, fed the input log a game played whole kept, writes its log.
+    first = whole_ids[0]
+    assert showdown_spectator_log(export_as(whole, first, "inputlog")) == (
+        export_as(whole, first, "log").rstrip("\n").split("\n")
+    )
     for a, b in zip(step_ids, whole_ids, strict=True):
         assert steps.game(a).status == "finished"
         assert everything(whole, b) == everything(steps, a), f"game {b} reads otherwise"
@@ -80,7 +87,7 @@ class Cautious(SimpleHeuristicsPlayer):
     [
         (BotPlayer("heuristic"), "gen9randombattle", "heuristic"),
         (BotPlayer("max-damage"), "gen9ou", "max-damage"),
-        (BotPlayer("heuristic"), "gen8randombattle", None),
+        (BotPlayer("heuristic"), STEP_BY_STEP, None),
         (BotPlayer("random"), "gen4randombattle", "random"),
         (BotPlayer("heuristic", Cautious), "gen9randombattle", None),
     ],

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.helpers import build_db, play_one, pokeview, sqlite_file
+from tests.helpers import STEP_BY_STEP, build_db, play_one, pokeview, sqlite_file
 
 
 def damage_page(db: Path, table: str, which: int = -1) -> None:
@@ -61,9 +61,9 @@ def test_a_bot_game_whose_words_cannot_be_derived_is_a_line_and_the_others_go_on
     from pokeview.store import body as bodies
 
     db = str(tmp_path / "x.db")
-    # a bot's words are left for later (generation 8: not played whole in the bridge)
-    play_one(db, "random", "heuristic", "s2", "--format", "gen8randombattle")
-    play_one(db, "random", "heuristic", "s3", "--format", "gen8randombattle")
+    # a bot's words are left for later (STEP_BY_STEP: not played whole in the bridge)
+    play_one(db, "random", "heuristic", "s2", "--format", STEP_BY_STEP)
+    play_one(db, "random", "heuristic", "s3", "--format", STEP_BY_STEP)
     with sqlite_file(db) as conn:
         fmt, blob = conn.execute("select format, blob from bodies where game_id = 1").fetchone()
         body = bodies.unpack(blob, fmt)

@@ -19,9 +19,15 @@ from pokeview.cli import main
 from pokeview.players import make_player
 from pokeview.players.base import Decision
 from pokeview.players.base import Player as PokeviewPlayer
-from pokeview.sim import install
 from pokeview.sim.server import port_open
-from tests.helpers import free_port, one_clear_line, play_one, pokeview, sqlite_file
+from tests.helpers import (
+    free_port,
+    one_clear_line,
+    play_one,
+    pokeview,
+    showdown_spectator_log,
+    sqlite_file,
+)
 from tests.helpers import game as a_game
 
 
@@ -246,24 +252,6 @@ def test_bad_outside_players_are_one_clear_line(tmp_path):
     assert "not a poke-env Player subclass" in line
 
 
-def spectator_of(simulator_output: str) -> list[str]:
-    """The spectator's lines from simulate-battle's `update` blocks (public side of splits)."""
-    lines, out, skip = [], [], 0
-    for block in simulator_output.split("\n\n"):
-        if block.startswith("update\n"):
-            lines += block.split("\n")[1:]
-    for n, line in enumerate(lines):
-        if skip:
-            skip -= 1
-            continue
-        if line.startswith("|split|"):
-            out.append(lines[n + 2])
-            skip = 2
-        elif line.startswith("|") and not line.startswith(("|t:|", "|debug|")):
-            out.append(line)
-    return out
-
-
 def test_exports_and_the_input_log_replays_in_showdowns_own_simulator(tmp_path):
     db = str(tmp_path / "x.db")
     play_one(db, "heuristic", "random", "export")
@@ -273,16 +261,7 @@ def test_exports_and_the_input_log_replays_in_showdowns_own_simulator(tmp_path):
     assert inputlog.startswith(">start ") and log.rstrip().split("\n")[-1].startswith("|win|")
     assert '<script type="text/plain" class="battle-log-data">' in page and "|turn|1" in page
     assert "replay-embed.js" in page
-    package = install.ensure_installed() / "node_modules" / "pokemon-showdown"
-    sim = subprocess.run(
-        ["node", "pokemon-showdown", "simulate-battle", "--skip-build"],
-        cwd=package,
-        input=inputlog,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert spectator_of(sim.stdout) == log.rstrip("\n").split("\n")
+    assert showdown_spectator_log(inputlog) == log.rstrip("\n").split("\n")
     assert "unknown export format" not in one_clear_line(pokeview("export", "9", "--db", db))
 
 

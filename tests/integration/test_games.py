@@ -15,12 +15,8 @@ from pokeview.game.bridge import DebugCrash
 from pokeview.sim.client import Bridge
 from pokeview.store import open_store
 from pokeview.store.events import EventKind
-from tests.helpers import game, sqlite_file
+from tests.helpers import STEP_BY_STEP, game, sqlite_file
 from tests.players_for_tests import Raises, RefusedOnce
-
-# A game of bots played step by step, each side asked in Python or at each step in the bridge:
-# in generation 9 a game of poke-env's bots is played whole, with no step to see or cut into.
-STEP_BY_STEP = "gen8randombattle"
 
 
 async def test_a_game_is_recorded_with_provenance_decisions_and_events(bridge, store):

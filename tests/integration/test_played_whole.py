@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import subprocess
 
 import orjson
 import pytest
@@ -19,7 +18,6 @@ from pokeview.battle.verify import verify_game
 from pokeview.errors import BattleRefused
 from pokeview.exchange.files import export_as
 from pokeview.players import make_player
-from pokeview.sim import install
 from pokeview.sim.client import BattleChannel
 from pokeview.store import body as bodies
 from pokeview.store import open_store
@@ -249,8 +247,7 @@ def test_the_command_line_plays_a_game_whole_and_shows_it_whole(tmp_path):
     """`pokeview battle` of two random bots, then `verify` and the log exports (which do not
     derive), checked by Showdown's own `simulate-battle`, and the JSON export: the command line
     installs the deriver, so its readers meet the game's steps."""
-    from tests.helpers import pokeview
-    from tests.integration.test_exchange import spectator_of
+    from tests.helpers import pokeview, showdown_spectator_log
 
     db = str(tmp_path / "cli.db")
     played = pokeview("battle", "--p1", "random", "--p2", "random", "--seed", "cli", "--db", db)
@@ -261,16 +258,7 @@ def test_the_command_line_plays_a_game_whole_and_shows_it_whole(tmp_path):
     # bridge kept (the log and the input log are exported without deriving anything).
     log = pokeview("export", "1", "--format", "log", "--db", db).stdout
     inputlog = pokeview("export", "1", "--format", "inputlog", "--db", db).stdout
-    package = install.ensure_installed() / "node_modules" / "pokemon-showdown"
-    sim = subprocess.run(
-        ["node", "pokemon-showdown", "simulate-battle", "--skip-build"],
-        cwd=package,
-        input=inputlog,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert spectator_of(sim.stdout) == log.rstrip("\n").split("\n")
+    assert showdown_spectator_log(inputlog) == log.rstrip("\n").split("\n")
     store = open_store(tmp_path / "cli.db")
     assert formats(store) == {1: bodies.PLAYED}  # played whole, and read so far as it is
     store.close()

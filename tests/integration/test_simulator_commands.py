@@ -18,7 +18,7 @@ import pytest
 from pokeview import paths
 from pokeview.errors import BattleRefused
 from pokeview.game.bridge import Start
-from tests.helpers import DATA, one_clear_line, play_one, pokeview
+from tests.helpers import DATA, STEP_BY_STEP, one_clear_line, play_one, pokeview
 
 
 def planted(marker: Path) -> str:
@@ -121,8 +121,8 @@ def test_reading_a_forged_database_runs_no_code_from_a_choices_side(tmp_path):
 
     marker = tmp_path / "ran"
     db = str(tmp_path / "x.db")
-    # a bot's words are left for later (generation 8: not played whole in the bridge)
-    play_one(db, "random", "heuristic", "s2", "--format", "gen8randombattle")
+    # a bot's words are left for later (STEP_BY_STEP: not played whole in the bridge)
+    play_one(db, "random", "heuristic", "s2", "--format", STEP_BY_STEP)
     with sqlite_file(db) as conn:
         fmt, blob = conn.execute("select format, blob from bodies where game_id = 1").fetchone()
         body = bodies.unpack(blob, fmt)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pokeview.tournament.config import load_run_config
-from tests.helpers import BOTS_RUN, one_clear_line, pokeview, sqlite_file
+from tests.helpers import BOTS_RUN, STEP_BY_STEP, one_clear_line, pokeview, sqlite_file
 
 
 def finished(db: Path) -> int:
@@ -184,8 +184,8 @@ async def test_a_run_whose_bridge_died_mid_game_is_not_finished_and_says_so(tmp_
 
     config_file = tmp_path / "run.toml"
     config_file.write_text(
-        # (generation 8: its games are played step by step, so some are mid-game when killed)
-        'name = "dies"\nseed = "d"\nformat = "gen8randombattle"\npairs = 3\nconcurrency = 6\n'
+        # (its games are played step by step, so some are mid-game when killed)
+        f'name = "dies"\nseed = "d"\nformat = "{STEP_BY_STEP}"\npairs = 3\nconcurrency = 6\n'
         'players = ["random", "max-damage"]\n'
     )
     config = load_run_config(config_file)

@@ -11,7 +11,7 @@ from textual.widgets import DataTable
 
 from pokeview.app import make_app
 from pokeview.screens.spectate import SpectateScreen
-from tests.helpers import build_db, pokeview, settle, sqlite_file
+from tests.helpers import STEP_BY_STEP, build_db, pokeview, settle, sqlite_file
 
 SIZES = [(80, 24), (120, 36)]
 
@@ -47,8 +47,8 @@ def small_run(tmp_path, running: int = 1):
     """A run of two games with long player names, `running` of them marked as still played."""
 
     config = tmp_path / "small.toml"
-    config.write_text(  # (generation 8: recorded step by step, as a game still played is)
-        'name = "small"\nseed = "small"\nformat = "gen8randombattle"\npairs = 1\n'
+    config.write_text(  # (recorded step by step, as a game still played is)
+        f'name = "small"\nseed = "small"\nformat = "{STEP_BY_STEP}"\npairs = 1\n'
         'players = ["random", "max-damage"]\n'
     )
     db = tmp_path / "small.db"
