@@ -43,12 +43,17 @@ test('a forme kept across a switch with the same details, as poke-env keeps it',
   assert.equal(view.opponent?.baseStats.atk, 160); // Hero's, not Zero's 70
 });
 
-test('side conditions: layers counted, an unknown one kept for good', () => {
+test('side conditions: all the layers end at once, an unknown one is kept for good', () => {
   const view = new View('p1');
-  view.follow([...START, '|-sidestart|p2: Bot|Spikes', '|-sidestart|p2: Bot|Spikes',
-    '|-sidestart|p1: Me|move: Nothing Known', '|-sideend|p1: Me|move: Nothing Known']);
-  assert.equal(view.opponentConditions.get('SPIKES'), 2);
-  assert.equal(view.sideConditions.has('UNKNOWN'), true);
+  const log = [...START, '|-sidestart|p2: Bot|Spikes', '|-sidestart|p2: Bot|Spikes',
+    '|-sidestart|p1: Me|move: Nothing Known', '|-sideend|p1: Me|move: Nothing Known'];
+  view.follow(log);
+  assert.deepEqual([view.opponentConditions.has('SPIKES'), view.sideConditions.has('UNKNOWN')], [true, true]);
+  log.push('|-sideend|p2: Bot|Spikes|[from] move: Rapid Spin');
+  view.follow(log);
+  assert.equal(view.opponentConditions.has('SPIKES'), false);
+  log.push('|-sideend|p2: Bot|Spikes|[from] move: Rapid Spin'); // no such condition: poke-env raises
+  assert.throws(() => view.follow(log), Unread);
 });
 
 test('what poke-env reads otherwise stops the game: mega evolution, an unknown line', () => {

@@ -194,4 +194,4 @@ function baselineChoice(bot, view, log, request, seed) {
   return choice;
 }
 
-module.exports = {baselineChoice, BOTS};
+module.exports = {baselineChoice};

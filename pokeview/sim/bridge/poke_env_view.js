@@ -2,9 +2,10 @@
 // One side's poke-env `Battle`, as far as MaxBasePowerPlayer and SimpleHeuristicsPlayer read it,
 // kept in the bridge from the side's protocol lines and its request, so a game of those bots can
 // be played whole (whole.js, baseline_bots.js). Each rule follows poke-env's own
-// (poke_env/battle/abstract_battle.py, battle.py and pokemon.py), quirks included. Where poke-env
-// does something this does not follow (Illusion, Transform, a line it does not know, an error
-// it would raise), `Unread` is thrown, and the game is played the usual way, by poke-env itself.
+// (poke_env/battle/abstract_battle.py, battle.py and pokemon.py), quirks included: Transform,
+// its repairs of an illusion, formes kept across a switch. Where poke-env would do what this does
+// not follow (a line it does not know, an error it would raise), `Unread` is thrown, and the game
+// is played the usual way, by poke-env itself.
 const {readFileSync} = require('node:fs');
 const {join} = require('node:path');
 
@@ -58,7 +59,6 @@ const RAISES = [
 const STATUSES = new Set(['BRN', 'FNT', 'FRZ', 'PAR', 'PSN', 'SLP', 'TOX']);
 const TYPES = new Set(DATA.types);
 const SIDE_CONDITIONS = new Set(DATA.sideConditions);
-const STACKABLE = new Set(['SPIKES', 'TOXIC_SPIKES']);
 const BOOSTED = ['accuracy', 'atk', 'def', 'evasion', 'spa', 'spd', 'spe'];
 
 /** poke-env's to_id_str: str.isalnum() characters, lowercased. @param {string} name */
@@ -82,7 +82,7 @@ function dexEntry(species) {
   return entry;
 }
 
-/** The dex entry's id, as poke-env keeps a Pokémon's species. */
+/** A Pokémon as poke-env's view keeps it (poke_env/battle/pokemon.py), as far as the bots read it. */
 class Mon {
   constructor() {
     this.species = '';
@@ -128,7 +128,7 @@ class Mon {
       this.teraType = typeOf(parts[tera].slice(5));
       parts.splice(tera, 1);
     }
-    // Two or three parts leave the species as written, which never equals the id kept.
+    // Two or three parts leave the species as written, compared so with the id kept.
     const species = parts.length === 2 || parts.length === 3 ? parts[0] : toId(parts[0]);
     if (species !== this.species) this.fromPokedex(species, true);
   }
@@ -187,9 +187,13 @@ class Mon {
     return type2 === undefined ? first : first * chart[type2][attacking];
   }
 
+  clearBoosts() {
+    for (const stat of BOOSTED) this.boosts[stat] = 0;
+  }
+
   switchOut() {
     this.active = false;
-    for (const stat of BOOSTED) this.boosts[stat] = 0;
+    this.clearBoosts();
     this.tempTypes = [];
     this.tempBaseStats = null;
   }
@@ -251,9 +255,9 @@ class View {
     this.role = side;
     /** @type {Map<string, Mon>} */ this.team = new Map();
     /** @type {Map<string, Mon>} */ this.opponents = new Map();
-    /** @type {Map<string, number>} */ this.sideConditions = new Map();
-    /** @type {Map<string, number>} */ this.opponentConditions = new Map();
-    this.turn = 0;
+    // the side conditions' names (the bots ask only which there are, not their layers or turns)
+    /** @type {Set<string>} */ this.sideConditions = new Set();
+    /** @type {Set<string>} */ this.opponentConditions = new Set();
     this.read = 0; // how many of the battle's log lines this side has read
     /** @type {any} */ this.request = null;
   }
@@ -392,13 +396,11 @@ class View {
         mon.boosts[stat] = amount;
         return;
       }
-      case '-clearboost': {
-        const boosts = this.known(at(2)).boosts;
-        for (const s of BOOSTED) boosts[s] = 0;
+      case '-clearboost':
+        this.known(at(2)).clearBoosts();
         return;
-      }
       case '-clearallboost':
-        for (const mon of [this.active, this.opponent]) if (mon) for (const s of BOOSTED) mon.boosts[s] = 0;
+        for (const mon of [this.active, this.opponent]) if (mon) mon.clearBoosts();
         return;
       case '-clearnegativeboost':
       case '-clearpositiveboost': {
@@ -493,14 +495,11 @@ class View {
         const conditions = at(2).slice(0, 2) === this.role ? this.sideConditions : this.opponentConditions;
         const name = at(3).replaceAll('move: ', '').replace(/ /g, '_').replace(/-/g, '_').toUpperCase();
         const condition = SIDE_CONDITIONS.has(name) ? name : 'UNKNOWN';
-        if (kind === '-sideend') {
-          if (condition === 'UNKNOWN') return;
-          if (!conditions.has(condition)) unread(line);
+        if (kind === '-sidestart') {
+          conditions.add(condition);
+        } else if (condition !== 'UNKNOWN') { // (poke-env keeps an unknown one for good)
+          if (!conditions.has(condition)) unread(line); // (its pop would raise)
           conditions.delete(condition);
-        } else if (STACKABLE.has(condition)) {
-          conditions.set(condition, (conditions.get(condition) || 0) + 1);
-        } else if (!conditions.has(condition)) {
-          conditions.set(condition, this.turn);
         }
         return;
       }

@@ -41,7 +41,7 @@ class Quiet extends BattleStream {
 /**
  * A side of poke-env's bots reads each request it is sent, one that asks it to wait too, after
  * the lines before it (pokeview/battle/view.py): a request that asks for a choice is read when
- * the choice is made, one that asks to wait here, after the choice that brought it.
+ * the choice is made, one that asks to wait here, before the next choice is made.
  * @param {any} game
  * @param {{[side: string]: string}} bots
  * @param {{[side: string]: View}} views
@@ -95,23 +95,19 @@ function playWhole(battle, start, spec) {
     const bot = bots[side];
     let choice = null;
     try {
+      readWaits(game, bots, views); // (those the last choice brought)
       choice = bot === 'random' ? randomChoice(request, seed) :
         baselineChoice(/** @type {any} */ (bot), views[side], game.log, request, seed);
     } catch (err) {
-      // a request the bot does not read: Python's player decides
+      // a request the bot does not read (the random bot's port says so by any error): Python's
+      // player decides; anything else from the copy of poke-env's bots is a crash
       if (!(err instanceof Unread) && bot !== 'random') throw err;
-      if (err instanceof Unread) return stopped(`a request the bot does not read (${err.message})`);
+      return stopped(`a request the bot does not read${err instanceof Unread ? ` (${err.message})` : ''}`);
     }
     if (choice === null) return stopped('a request the bot does not read');
     made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
     stream._writeLines(`>${side} ${choice}`);
     if (stream.refused) return stopped('a refused choice');
-    try {
-      readWaits(game, bots, views);
-    } catch (err) {
-      if (err instanceof Unread) return stopped(`a request the bot does not read (${err.message})`);
-      throw err;
-    }
   }
   if (!game) return stopped('no battle');
   const log = extractChannelMessages(game.log.join('\n'), [0])[0].filter((line) => !isNoise(line));
