@@ -245,23 +245,35 @@ def add_ray_options(p: argparse.ArgumentParser) -> None:
 
 
 @asynccontextmanager
-async def ray_games(args: argparse.Namespace) -> AsyncIterator[Any]:
-    """The Ray cluster's games while the block runs when --ray is given (started, every worker
-    checked, so that a cluster that cannot play is said before anything), else None."""
+async def bridge_and_ray(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any]]:
+    """A Node bridge, and the Ray cluster's games when --ray is given (else None), for the
+    block: both started side by side, since Ray's workers take a second to come up, and every
+    worker checked, so that a cluster that cannot play is said before anything is played."""
+    from pokeview.sim.client import Bridge
+
     if args.ray is None:
         if args.ray_workers is not None or args.ray_models:
             raise PokeviewError("--ray-workers and --ray-models go with --ray")
-        yield None
+        async with Bridge() as bridge:
+            yield bridge, None
         return
     in_range("--ray-workers", args.ray_workers, (1, 10_000))
     from pokeview.tournament.ray_games import RayGames
 
     address = None if args.ray == "auto" else args.ray
-    remote = await RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+    bridge = Bridge()
+    starting = asyncio.ensure_future(
+        RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+    )
     try:
-        yield remote
+        await bridge.start()
+        yield bridge, await starting
     finally:
-        remote.close()
+        await bridge.close()
+        starting.cancel()  # when the bridge failed first: Ray's start shuts down what it began
+        remote = (await asyncio.gather(starting, return_exceptions=True))[0]
+        if isinstance(remote, RayGames):
+            remote.close()
 
 
 def played_again_note(remote: Any) -> str:

@@ -12,12 +12,11 @@ from pokeview.cli.common import (
     Commands,
     add_ray_options,
     add_server_options,
+    bridge_and_ray,
     open_store,
     played_again_note,
-    ray_games,
     run_stoppable,
     server_options,
-    with_bridge,
 )
 
 
@@ -152,20 +151,18 @@ def _play(args: argparse.Namespace, store: Any) -> int:
 
     async def play() -> Any:
         nonlocal remote
-        async with ray_games(args) as remote:
-            return await with_bridge(
-                lambda bridge: ladder_play.play_ladder(
-                    store,
-                    bridge,
-                    args.name,
-                    budget_games=args.budget_games,
-                    budget_usd=args.budget_usd,
-                    concurrency=args.concurrency,
-                    players_file=args.players,
-                    say=say,
-                    server=server,
-                    remote=remote,
-                )
+        async with bridge_and_ray(args) as (bridge, remote):
+            return await ladder_play.play_ladder(
+                store,
+                bridge,
+                args.name,
+                budget_games=args.budget_games,
+                budget_usd=args.budget_usd,
+                concurrency=args.concurrency,
+                players_file=args.players,
+                say=say,
+                server=server,
+                remote=remote,
             )
 
     outcome = run_stoppable(play())

@@ -15,14 +15,13 @@ from pokeview.cli.common import (
     Stopped,
     add_ray_options,
     add_server_options,
+    bridge_and_ray,
     database_file,
     in_range,
     open_store,
     played_again_note,
-    ray_games,
     run_stoppable,
     server_options,
-    with_bridge,
 )
 
 
@@ -52,24 +51,22 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     async def run() -> Any:
         nonlocal remote
-        async with ray_games(args) as remote:
+        async with bridge_and_ray(args) as (bridge, remote):
             with ProgressView() as view:
 
                 def shown(progress: Any) -> None:
                     seen[:] = [progress]
                     view.update(progress)
 
-                return await with_bridge(
-                    lambda bridge: run_tournament(
-                        config,
-                        store=store,
-                        bridge=bridge,
-                        concurrency=args.concurrency,
-                        players_file=args.players,
-                        on_progress=shown,
-                        server=server,
-                        remote=remote,
-                    )
+                return await run_tournament(
+                    config,
+                    store=store,
+                    bridge=bridge,
+                    concurrency=args.concurrency,
+                    players_file=args.players,
+                    on_progress=shown,
+                    server=server,
+                    remote=remote,
                 )
 
     try:

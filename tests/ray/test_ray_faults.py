@@ -88,3 +88,27 @@ def test_a_worker_without_node_or_showdown_says_so_at_start(tmp_path, address, e
     message = str(caught.value)
     assert message.startswith("the Ray worker on ") and said in message
     assert "\n" not in message
+
+
+def test_a_run_whose_own_bridge_cannot_start_says_so_and_leaves_no_ray_worker(
+    tmp_path, cluster, address
+):
+    """The driver's bridge starts beside the Ray workers: when it cannot (no Node.js here),
+    the run says so in one line, and the workers started for it do not stay behind."""
+    import time
+
+    from tests.ray.cluster import worker_pids
+
+    (tmp_path / "bin").mkdir()
+    (tmp_path / "bin" / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    db = tmp_path / "x.db"
+    path = f"{tmp_path / 'bin'}{os.pathsep}{os.path.dirname(sys.executable)}"
+    ran = pokeview("run", str(config), "--db", str(db), "--ray", address, env={"PATH": path})
+    assert "Node.js was not found on PATH" in one_clear_line(ran)
+    assert no_games(db)
+    deadline = time.monotonic() + 60
+    while worker_pids(cluster) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert worker_pids(cluster) == []
