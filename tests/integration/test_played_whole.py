@@ -26,7 +26,7 @@ from pokeview.store.events import EventKind
 from tests.integration.test_bridge_plays import everything
 
 # 16 seeded games in four generations, and two cut at a turn limit (where the bridge stops and
-# the game is played the usual way, as where a choice is refused).
+# the game is played the usual way).
 GAMES = [(f"gen{g}randombattle", n, 1000) for g in (9, 8, 4, 1) for n in range(3)] + [
     ("gen9randombattle", 10, 1000),
     ("gen9randombattle", 11, 1000),
@@ -83,6 +83,27 @@ async def test_a_game_played_whole_reads_as_the_game_played_step_by_step(bridge,
     assert [everything(again, b) for b in whole_ids] == [everything(steps, a) for a in step_ids]
     again.close()
     steps.close()
+
+
+async def test_a_random_bot_s_refused_choice_is_tried_again_in_the_bridge(bridge, tmp_path):
+    """A random bot's switch out of a trap it cannot see (Shadow Tag, Arena Trap) is refused,
+    and tried again with the next seed, in the bridge as in Python's loop: the game is still
+    played whole, and reads as the game played step by step, its refusals included."""
+    steps = open_store(tmp_path / "steps.db")
+    whole = open_store(tmp_path / "whole.db")
+    # p2 refused once in a turn, p2 twice in one turn, and p1
+    sides = []
+    for text, pair in (("refuse", 131), ("refuse", 146), ("refuse2", 3)):
+        a = await play_game(random_game(text, pair), bridge=bridge, store=steps, whole=False)
+        b = await play_game(random_game(text, pair), bridge=bridge, store=whole, whole=True)
+        steps.commit()
+        whole.commit()
+        assert formats(whole)[b.game_id] == bodies.PLAYED
+        refusals = [e for e in steps.events(a.game_id) if e.kind == EventKind.REFUSAL]
+        assert refusals and all("trapped" in e.data.error for e in refusals)
+        sides += [e.side for e in refusals]
+        assert everything(whole, b.game_id) == everything(steps, a.game_id)
+    assert {"p1", "p2"} <= set(sides)
 
 
 async def test_the_decision_times_kept_are_the_first_play_s(bridge, tmp_path):

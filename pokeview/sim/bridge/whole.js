@@ -7,15 +7,18 @@
 // step from the input log when first read, by playing the game again the usual way
 // (pokeview/battle/derive.py), exactly, as the game is deterministic.
 //
-// Where the usual way would ask Python (a refused choice, the turn limit, a request the bot
-// does not read), this stops and says so (`end` null): Python then plays the game the usual
-// way, from its start.
+// Where the usual way would ask Python (the turn limit, a request the bot does not read, a
+// refused choice of max-damage or heuristic), this stops and says so (`end` null): Python then
+// plays the game the usual way, from its start. A random bot's refused choice (a switch out of a
+// trap it could not see) is tried again here, as Python's loop tries it (battle/loop.py).
 const {need} = require('./packages');
 const {SIDES, isNoise} = require('./protocol');
 const {randomChoice, decisionSeed} = require('./random_choice');
 const {baselineChoice} = require('./baseline_bots');
 const {View, Unread} = require('./poke_env_view');
 const {out} = require('./output');
+
+const MAX_REFUSALS = 20; // battle/loop.py's: the game fails there, and is played that way
 
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
@@ -72,6 +75,9 @@ function playWhole(battle, start, spec) {
   const made = [];
   /** @param {string} why */
   const stopped = (why) => ({battle, type: /** @type {'played'} */ ('played'), input: [], spectator: [], end: null, decisions: [], stopped: why});
+  // Each side's choices Showdown refused for its open decision (tried again with the next seed).
+  /** @type {{[side: string]: string[]}} */
+  const refused = {p1: [], p2: []};
   const bots = {p1: 'random', p2: 'random', ...(spec.bots || {})};
   /** @type {{[side: string]: View}} */
   const views = {p1: new View('p1'), p2: new View('p2')};
@@ -82,6 +88,8 @@ function playWhole(battle, start, spec) {
   while (game && !game.ended) {
     // The first side with a request open, as the usual way answers a step's requests: p1's,
     // then p2's (a choice that lets the battle go on is answered before the requests it makes).
+    // (A refused side tries again at once; the usual way sends the other's choice first, but
+    // Showdown logs a turn's choices in side order when both are in.)
     const side = SIDES.find((s) => {
       const own = game.getSide(/** @type {any} */ (s));
       return own.activeRequest && !own.activeRequest.wait && !own.isChoiceDone();
@@ -90,9 +98,12 @@ function playWhole(battle, start, spec) {
     const request = /** @type {any} */ (game.getSide(/** @type {any} */ (side)).activeRequest);
     const forced = Array.isArray(request.forceSwitch) ? request.forceSwitch.length > 0 : !!request.forceSwitch;
     if (game.turn >= spec.turn_limit && !forced) return stopped('the turn limit');
-    const started = process.hrtime.bigint();
-    const seed = decisionSeed(spec.seed, side, decisions[side]++ * 100);
     const bot = bots[side];
+    const tries = refused[side].length;
+    if (tries && bot !== 'random') return stopped('a refused choice');
+    const started = process.hrtime.bigint();
+    const index = tries ? decisions[side] - 1 : decisions[side]++;
+    const seed = decisionSeed(spec.seed, side, index * 100 + tries);
     let choice = null;
     try {
       readWaits(game, bots, views); // (those the last choice brought)
@@ -105,9 +116,17 @@ function playWhole(battle, start, spec) {
       return stopped(`a request the bot does not read${err instanceof Unread ? ` (${err.message})` : ''}`);
     }
     if (choice === null) return stopped('a request the bot does not read');
-    made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
+    // A refused choice drawn again: the bot's player falls back on another, seeded (bots.py)
+    if (refused[side].includes(choice)) return stopped('a refused choice drawn again');
+    if (!tries) made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
     stream._writeLines(`>${side} ${choice}`);
-    if (stream.refused) return stopped('a refused choice');
+    if (stream.refused) {
+      // [Unavailable choice] came with the request as it is (trapped): read on the next try
+      stream.refused = false;
+      if (refused[side].push(choice) > MAX_REFUSALS) return stopped('refused choices in a row');
+    } else {
+      refused[side] = [];
+    }
   }
   if (!game) return stopped('no battle');
   const log = extractChannelMessages(game.log.join('\n'), [0])[0].filter((line) => !isNoise(line));
