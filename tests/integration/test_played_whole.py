@@ -86,9 +86,9 @@ async def test_a_game_played_whole_reads_as_the_game_played_step_by_step(bridge,
 
 
 async def test_a_random_bot_s_refused_choice_is_tried_again_in_the_bridge(bridge, tmp_path):
-    """A random bot's switch out of a trap it cannot see (Shadow Tag, Arena Trap) is refused,
-    and tried again with the next seed, in the bridge as in Python's loop: the game is still
-    played whole, and reads as the game played step by step, its refusals included."""
+    """A random bot's switch out of a trap it cannot see (Shadow Tag, Arena Trap) is refused as
+    unavailable, and tried again with the next seed, in the bridge as in Python's loop: the game
+    is still played whole, and reads as the game played step by step, its refusals included."""
     steps = open_store(tmp_path / "steps.db")
     whole = open_store(tmp_path / "whole.db")
     # p2 refused once in a turn, p2 twice in one turn, and p1
@@ -102,7 +102,12 @@ async def test_a_random_bot_s_refused_choice_is_tried_again_in_the_bridge(bridge
         refusals = [e for e in steps.events(a.game_id) if e.kind == EventKind.REFUSAL]
         assert refusals and all("trapped" in e.data.error for e in refusals)
         sides += [e.side for e in refusals]
+        played = whole.played_times(b.game_id)  # (before the first read derives the game)
+        assert played
         assert everything(whole, b.game_id) == everything(steps, a.game_id)
+        for side in ("p1", "p2"):  # a retried decision's time too is the first play's
+            times = [ms for s, ms in played if s == side]
+            assert [d.latency_ms for d in whole.decisions(b.game_id, side)] == times
     assert {"p1", "p2"} <= set(sides)
 
 

@@ -8,17 +8,16 @@
 // (pokeview/battle/derive.py), exactly, as the game is deterministic.
 //
 // Where the usual way would ask Python (the turn limit, a request the bot does not read, a
-// refused choice of max-damage or heuristic), this stops and says so (`end` null): Python then
-// plays the game the usual way, from its start. A random bot's refused choice (a switch out of a
-// trap it could not see) is tried again here, as Python's loop tries it (battle/loop.py).
+// refused choice of max-damage or heuristic, an invalid one), this stops and says so (`end`
+// null): Python then plays the game the usual way, from its start. A random bot's choice refused
+// as unavailable (a switch out of a trap it could not see) comes with the request as it is, from
+// which Python's player draws again with the next try's seed, as this does here.
 const {need} = require('./packages');
 const {SIDES, isNoise} = require('./protocol');
 const {randomChoice, decisionSeed} = require('./random_choice');
 const {baselineChoice} = require('./baseline_bots');
 const {View, Unread} = require('./poke_env_view');
 const {out} = require('./output');
-
-const MAX_REFUSALS = 20; // battle/loop.py's: the game fails there, and is played that way
 
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
@@ -27,17 +26,20 @@ const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
 /** @typedef {import('./messages').PlayedReply} PlayedReply */
 
 class Quiet extends BattleStream {
-  // Keeps nothing Showdown emits but the sign of a refused choice.
+  // Keeps nothing Showdown emits but the sign of a refused choice, and whether it was refused
+  // as unavailable (then with the side's request as it is).
   constructor() {
     super({keepAlive: true});
-    this.refused = false;
+    /** @type {'unavailable' | 'invalid' | null} */
+    this.refused = null;
   }
   /**
    * @param {string} type
    * @param {string} data
    */
   pushMessage(type, data) {
-    if (type === 'sideupdate' && data.startsWith('|error|', 3)) this.refused = true;
+    if (type !== 'sideupdate' || !data.startsWith('|error|', 3)) return;
+    this.refused = data.startsWith('[Unavailable choice]', 10) ? 'unavailable' : 'invalid';
   }
 }
 
@@ -75,7 +77,7 @@ function playWhole(battle, start, spec) {
   const made = [];
   /** @param {string} why */
   const stopped = (why) => ({battle, type: /** @type {'played'} */ ('played'), input: [], spectator: [], end: null, decisions: [], stopped: why});
-  // Each side's choices Showdown refused for its open decision (tried again with the next seed).
+  // Each side's choices Showdown refused as unavailable for its open decision.
   /** @type {{[side: string]: string[]}} */
   const refused = {p1: [], p2: []};
   const bots = {p1: 'random', p2: 'random', ...(spec.bots || {})};
@@ -116,14 +118,14 @@ function playWhole(battle, start, spec) {
       return stopped(`a request the bot does not read${err instanceof Unread ? ` (${err.message})` : ''}`);
     }
     if (choice === null) return stopped('a request the bot does not read');
-    // A refused choice drawn again: the bot's player falls back on another, seeded (bots.py)
+    // (not from a request as it is; else the bot's player falls back on another: bots.py)
     if (refused[side].includes(choice)) return stopped('a refused choice drawn again');
     if (!tries) made.push([side, Number(process.hrtime.bigint() - started) / 1e6]);
     stream._writeLines(`>${side} ${choice}`);
+    if (stream.refused === 'invalid') return stopped('a refused choice');
     if (stream.refused) {
-      // [Unavailable choice] came with the request as it is (trapped): read on the next try
-      stream.refused = false;
-      if (refused[side].push(choice) > MAX_REFUSALS) return stopped('refused choices in a row');
+      stream.refused = null;
+      refused[side].push(choice); // (the request the next try reads is the one it came with)
     } else {
       refused[side] = [];
     }
