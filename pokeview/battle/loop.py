@@ -512,9 +512,7 @@ class _Game:
         """Record the decision and send its choice to Showdown."""
         pending = self.pending[side]
         # (a game played again to derive it keeps each decision's first time, a retry's too)
-        latency = self.latencies.get(
-            (side, pending.index), (time.perf_counter() - started) * 1000
-        )
+        latency = self.latencies.get((side, pending.index), (time.perf_counter() - started) * 1000)
         player = self.players[side]
         if not 0 <= decision.action < len(pending.actions):
             self.end_with_error(
