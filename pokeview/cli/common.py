@@ -267,12 +267,20 @@ async def bridge_and_ray(args: argparse.Namespace) -> AsyncIterator[tuple[Any, A
     )
     try:
         await bridge.start()
-        yield bridge, await starting
-    finally:
+        remote = await starting
+    except BaseException:
+        starting.cancel()  # the bridge failed first: Ray's start shuts down what it began
+        started = (await asyncio.gather(starting, return_exceptions=True))[0]
+        if isinstance(started, RayGames):  # (it was done before the bridge failed)
+            started.close()
         await bridge.close()
-        starting.cancel()  # when the bridge failed first: Ray's start shuts down what it began
-        remote = (await asyncio.gather(starting, return_exceptions=True))[0]
-        if isinstance(remote, RayGames):
+        raise
+    try:
+        yield bridge, remote
+    finally:
+        try:
+            await bridge.close()
+        finally:
             remote.close()
 
 
