@@ -201,10 +201,12 @@ class RayGames:
 
 
 async def _ready(ray: Any, actors: list[Any]) -> list[Readiness]:
+    asking = asyncio.gather(*(a.ready.remote() for a in actors))
+    # A start cancelled while it waits (the driver's bridge failed) reads the answers' error
+    # here: asyncio would print it as never retrieved, a traceback under the one clean line.
+    asking.add_done_callback(lambda done: done.cancelled() or done.exception())
     try:
-        said: list[Readiness] = await asyncio.wait_for(
-            asyncio.gather(*(a.ready.remote() for a in actors)), READY_SECONDS
-        )
+        said: list[Readiness] = await asyncio.wait_for(asking, READY_SECONDS)
     except TimeoutError:
         raise PokeviewError(
             f"the Ray workers did not start within {READY_SECONDS:.0f} s: does the cluster have "

@@ -18,6 +18,7 @@ class BothWays(Player):
         self.inner._request_only = False  # type: ignore[attr-defined]
         self.name = self.inner.name
         self.compared = 0
+        self.retries = 0  # of those, tries after Showdown refused a choice as unavailable
         self.decisions = 0
         self.differ: list[tuple[int, int | None, int]] = []
 
@@ -30,6 +31,7 @@ class BothWays(Player):
         fast = random_choice(ctx.request, ctx.actions, ctx.seed)
         if fast is not None and not ctx.refused:
             self.compared += 1
+            self.retries += ctx.refusal is not None
             if fast != decision.action:
                 self.differ.append((ctx.index, fast, decision.action))
         return decision
@@ -53,3 +55,18 @@ async def test_a_random_bots_game_is_the_same_whichever_way_it_decides(bridge, s
     request_only = await game(bridge, store, "random", "random", text="same-either-way")
     both = await game(bridge, store, BothWays(), BothWays(), text="same-either-way")
     assert store.game(request_only.game_id).input_log == store.game(both.game_id).input_log
+
+
+async def test_after_a_switch_refused_out_of_a_trap_poke_env_draws_what_the_port_draws(
+    bridge, store
+):
+    # The bridge tries such a choice again with the port (sim/bridge/whole.js): here poke-env's
+    # RandomPlayer, on a Battle fed the request Showdown sent with the refusal, is the judge.
+    checked = []
+    for text, pair in (("refuse", 131), ("refuse", 146), ("refuse2", 3)):
+        p1, p2 = BothWays(), BothWays()
+        result = await game(bridge, store, p1, p2, text=text, pair=pair)
+        assert result.status == "finished"
+        checked += [p1, p2]
+    assert [p.differ for p in checked] == [[] for _ in checked]
+    assert sum(p.retries for p in checked) >= 4
