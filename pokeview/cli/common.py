@@ -16,6 +16,7 @@ from pokeview.errors import PokeviewError
 from pokeview.players.registry import player_help
 
 if TYPE_CHECKING:
+    from pokeview.game.bridge import Start
     from pokeview.players.server import ServerOptions
     from pokeview.store.store import Store
 
@@ -245,11 +246,17 @@ def add_ray_options(p: argparse.ArgumentParser) -> None:
 
 
 @asynccontextmanager
-async def bridge_and_ray(args: argparse.Namespace) -> AsyncIterator[tuple[Any, Any]]:
+async def bridge_and_ray(
+    args: argparse.Namespace, first_game: Start | None = None
+) -> AsyncIterator[tuple[Any, Any]]:
     """A Node bridge, and the Ray cluster's games when --ray is given (else None), for the
     block: both started side by side, since Ray's workers take a second to come up, and every
-    worker checked, so that a cluster that cannot play is said before anything is played."""
-    from pokeview.sim.client import Bridge
+    worker checked, so that a cluster that cannot play is said before anything is played.
+
+    A run's `first_game` is started and dropped on the bridge while Ray's workers come up
+    (Showdown's word on its format and teams, the run's own first check, then quick), and on
+    each worker, so that none plays its first game on a cold simulator."""
+    from pokeview.sim.client import Bridge, start_and_drop
 
     if args.ray is None:
         if args.ray_workers is not None or args.ray_models:
@@ -263,10 +270,12 @@ async def bridge_and_ray(args: argparse.Namespace) -> AsyncIterator[tuple[Any, A
     address = None if args.ray == "auto" else args.ray
     bridge = Bridge()
     starting = asyncio.ensure_future(
-        RayGames.start(address, workers=args.ray_workers, models=args.ray_models)
+        RayGames.start(address, workers=args.ray_workers, models=args.ray_models, warm=first_game)
     )
     try:
         await bridge.start()
+        if first_game is not None:
+            await start_and_drop(bridge, first_game)
         remote = await starting
     except BaseException:
         starting.cancel()  # the bridge failed first: Ray's start shuts down what it began

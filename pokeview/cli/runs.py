@@ -39,7 +39,7 @@ def add_run(commands: Commands) -> None:
 def cmd_run(args: argparse.Namespace) -> int:
     from pokeview.tournament.config import CONCURRENCY, load_run_config
     from pokeview.tournament.display import ProgressView
-    from pokeview.tournament.runner import run_tournament
+    from pokeview.tournament.runner import first_game, run_tournament
 
     server = server_options(args)
     in_range("--concurrency", args.concurrency, CONCURRENCY)
@@ -51,7 +51,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     async def run() -> Any:
         nonlocal remote
-        async with bridge_and_ray(args) as (bridge, remote):
+        async with bridge_and_ray(args, first_game(config)) as (bridge, remote):
             with ProgressView() as view:
 
                 def shown(progress: Any) -> None:

@@ -337,3 +337,13 @@ class Bridge:
         for host in self.hosts:
             if command.battle in host._channels:
                 host._send(command)
+
+
+async def start_and_drop(bridge: Bridge, start: wire.Start) -> None:
+    """Start a battle and drop it at its first request: Showdown's word on its format and
+    teams (BattleRefused, one line), and a host's simulator warmed for that format."""
+    channel = await bridge.open(start)
+    try:
+        await channel.next()
+    finally:
+        channel.close()

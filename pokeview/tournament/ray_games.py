@@ -28,6 +28,7 @@ from pokeview import __version__
 from pokeview.battle.loop import GameResult
 from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
+from pokeview.game.bridge import Start
 from pokeview.players.kinds import PlayerKind
 from pokeview.store.store import Store
 from pokeview.tournament.order import GameOrder
@@ -95,11 +96,13 @@ class RayGames:
         workers: int | None = None,
         models: bool = False,
         worker_env: dict[str, str] | None = None,
+        warm: Start | None = None,
     ) -> RayGames:
         """Join the cluster at `address` (None: Ray's own choice: RAY_ADDRESS, a cluster
         started on this machine with `ray start`, or a new one here), start `workers` actors
-        (default: one per CPU of the cluster) and ask each whether it can play. Anything that
-        stops it is one line, before a game is played."""
+        (default: one per CPU of the cluster) and ask each whether it can play (each warms its
+        simulator with `warm`, the run's first game). Anything that stops it is one line,
+        before a game is played."""
         named = address if address and address != "auto" else os.environ.get("RAY_ADDRESS")
         # (Ray checks a ray:// address, Ray Client's, and its own words "auto" and "local")
         if named and "://" not in named and named not in ("auto", "local"):
@@ -132,7 +135,7 @@ class RayGames:
             if worker_env:
                 options["runtime_env"] = {"env_vars": worker_env}
             actors = [actor.options(**options).remote() for _ in range(count)]
-            said = await _ready(ray, actors)
+            said = await _ready(ray, actors, warm)
         except BaseException:
             ray.shutdown()
             raise
@@ -200,8 +203,8 @@ class RayGames:
         self.ray.shutdown()
 
 
-async def _ready(ray: Any, actors: list[Any]) -> list[Readiness]:
-    asking = asyncio.gather(*(a.ready.remote() for a in actors))
+async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
+    asking = asyncio.gather(*(a.ready.remote(warm) for a in actors))
     # A start cancelled while it waits (the driver's bridge failed) reads the answers' error
     # here: asyncio would print it as never retrieved, a traceback under the one clean line.
     asking.add_done_callback(lambda done: done.cancelled() or done.exception())

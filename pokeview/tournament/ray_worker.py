@@ -24,8 +24,9 @@ from pokeview import __version__, paths
 from pokeview.battle.loop import GameResult
 from pokeview.battle.play import OnBridge, play
 from pokeview.errors import PokeviewError
+from pokeview.game.bridge import Start
 from pokeview.sim import install
-from pokeview.sim.client import Bridge
+from pokeview.sim.client import Bridge, start_and_drop
 from pokeview.store.store import Store
 from pokeview.tournament.order import GameOrder
 
@@ -85,9 +86,10 @@ class GameWorker:
         self.bridge = Bridge(hosts=1)  # one core per worker: Ray spreads the workers
         self.players_files: dict[str, Path] = {}
 
-    async def ready(self) -> Readiness:
-        """Node and the pinned Showdown checked here, and the bridge started; the problem
-        otherwise, said as the person at the driver must read it."""
+    async def ready(self, warm: Start | None = None) -> Readiness:
+        """Node and the pinned Showdown checked here, and the bridge started (and warmed with
+        the run's first game, `warm`); the problem otherwise, said as the person at the driver
+        must read it."""
         try:
             install.node_executable()
             if not install.is_installed():
@@ -97,6 +99,9 @@ class GameWorker:
                 )
             if not self.bridge.running:
                 await self.bridge.start()
+            if warm is not None:
+                # Showdown loads a format's data on its first battle: here, not in a game
+                await start_and_drop(self.bridge, warm)
         except PokeviewError as exc:
             return self._cannot(str(exc))
         return Readiness(self.host, __version__, self.bridge.showdown_version)

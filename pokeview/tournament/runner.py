@@ -20,7 +20,7 @@ from pokeview.players import make_player
 from pokeview.players.base import Player
 from pokeview.players.registry import identity
 from pokeview.players.server import ServerOptions
-from pokeview.sim.client import Bridge
+from pokeview.sim.client import Bridge, start_and_drop
 from pokeview.store.store import Store
 from pokeview.tournament.config import RunConfig
 from pokeview.tournament.engine import (
@@ -95,9 +95,8 @@ def played_key(pair: int | None, seat: int | None, p1: str, p2: str) -> tuple[An
     return (pair, seat, *sorted((p1, p2)))
 
 
-async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
-    """Start (and drop) the run's first game in Showdown: an unknown format or a team it
-    refuses is said now, as one line, rather than by every game."""
+def first_game(config: RunConfig) -> Start:
+    """The run's first game as Showdown starts it: what `showdown_accepts` asks about."""
     seed = seeds.game_seed(config.seed, 0)
     teams = config.team_for_pair(0) or {}
     players = {
@@ -106,13 +105,13 @@ async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
         else PlayerSpec(side, seed=seeds.team_seed(seed, side))
         for side in ("p1", "p2")
     }
-    channel = await bridge.open(
-        Start(format=config.format, seed=seeds.battle_seed(seed), players=players)
-    )
-    try:
-        await channel.next()
-    finally:
-        channel.close()
+    return Start(format=config.format, seed=seeds.battle_seed(seed), players=players)
+
+
+async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
+    """Start (and drop) the run's first game in Showdown: an unknown format or a team it
+    refuses is said now, as one line, rather than by every game."""
+    await start_and_drop(bridge, first_game(config))
 
 
 def run_header(

@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 
+import msgspec
 import pytest
 
 from pokeview.errors import PokeviewError
@@ -125,3 +126,58 @@ def test_a_run_whose_own_bridge_cannot_start_says_so_and_shuts_ray_down(
 
     gc.collect()  # an error left unread in a future is logged when the future goes
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
+
+
+def test_a_format_showdown_refuses_is_said_while_ray_starts_and_ray_is_shut_down(tmp_path, address):
+    """The run's first game is started on the driver's bridge while Ray's workers come up:
+    a format Showdown refuses is one line, nothing recorded, and the Ray start shut down."""
+    import argparse
+
+    import ray
+
+    from pokeview.cli.common import bridge_and_ray
+    from pokeview.tournament.config import load_run_config
+    from pokeview.tournament.runner import first_game
+
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN.replace("pairs = 3", 'pairs = 3\nformat = "gen9nosuchformat"'))
+    db = tmp_path / "x.db"
+    ran = pokeview("run", str(config), "--db", str(db), "--ray", address)
+    assert "unknown format 'gen9nosuchformat'" in one_clear_line(ran)
+    assert no_games(db)
+
+    async def enter() -> None:
+        args = argparse.Namespace(ray=address, ray_workers=1, ray_models=False)
+        async with bridge_and_ray(args, first_game(load_run_config(str(config)))):
+            raise AssertionError("started a run Showdown refuses")
+
+    with pytest.raises(PokeviewError, match="unknown format 'gen9nosuchformat'"):
+        asyncio.run(enter())
+    assert not ray.is_initialized()
+
+
+def test_a_worker_warms_its_simulator_with_the_run_s_first_game_at_start(tmp_path):
+    """`ready` starts the run's first game on the worker's own bridge, so that no game is its
+    first on a cold simulator; one its Showdown refuses is the worker's problem, in one line."""
+    from pokeview.tournament.config import load_run_config
+    from pokeview.tournament.ray_worker import GameWorker
+    from pokeview.tournament.runner import first_game
+
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    good = first_game(load_run_config(str(config)))
+    bad = msgspec.structs.replace(good, format="gen9nosuchformat")
+
+    async def ask() -> tuple[object, object, int]:
+        worker = GameWorker()
+        try:
+            said = await worker.ready(good), await worker.ready(bad)
+            return *said, worker.bridge.open_battles()
+        finally:
+            await worker.close()
+
+    warmed, refused, left_open = asyncio.run(ask())
+    assert warmed.problem is None and warmed.showdown
+    assert refused.problem is not None and "unknown format 'gen9nosuchformat'" in refused.problem
+    assert "\n" not in refused.problem
+    assert left_open == 0
