@@ -61,6 +61,7 @@ async def compare(seed: str, pairs: int, turn_limit: int, db: Path, fraction: fl
             f"ladder-{seed}",
             budget_games=int(rr_games * fraction),
             say=lambda _: None,
+            allow_modules=PLAYERS,
         )
         ladder_seconds = time.monotonic() - started
     rr = build_report(store, config.name)

@@ -82,6 +82,14 @@ def add_ladder(commands: Commands) -> None:
     )
     lp.add_argument("--concurrency", type=int, default=4, metavar="N", help="games at once (4)")
     lp.add_argument("--players", metavar="PATH", help=PLAYERS_HELP)
+    lp.add_argument(
+        "--allow-module",
+        action="append",
+        default=[],
+        metavar="MODULE:CLASS",
+        help="let this member, a Python module, be imported and play (repeat for each): the "
+        "ladder's database alone does not choose code to run",
+    )
     add_server_options(lp)
     add_ray_options(lp)
     lp.set_defaults(func=cmd_ladder)
@@ -163,6 +171,7 @@ def _play(args: argparse.Namespace, store: Any) -> int:
                 say=say,
                 server=server,
                 remote=remote,
+                allow_modules=args.allow_module,
             )
 
     outcome = run_stoppable(play())

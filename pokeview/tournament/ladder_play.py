@@ -5,13 +5,15 @@ The schedule (what to play next) is in `ladder`; money and budgets in `ladder_bu
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shlex
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
 from pokeview import __version__
 from pokeview.errors import PokeviewError
 from pokeview.players import make_player
+from pokeview.players.registry import imports_code
 from pokeview.players.server import ServerOptions
 from pokeview.store.store import Store
 from pokeview.text import strip_control
@@ -172,6 +174,19 @@ def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str,
     }
 
 
+def refuse_recorded_code(ladder: Ladder, members: list[str], allowed: Collection[str]) -> None:
+    """A member that is a Python module (`module:Class`) plays only when the person names it:
+    importing it runs its code, and a ladder's database does not choose code to run."""
+    for player in members:
+        if imports_code(player) and player not in allowed:
+            raise PokeviewError(
+                f"ladder '{ladder.name}' has the member '{player}', a Python module that "
+                "pokeview would import, running its code; a database does not choose code to "
+                "run: to let it play, name it yourself: pokeview ladder play "
+                f"{shlex.quote(ladder.name)} --allow-module {shlex.quote(player)}"
+            )
+
+
 async def play_ladder(
     store: Store,
     bridge: Any,
@@ -184,8 +199,10 @@ async def play_ladder(
     say: Callable[[str], None] = print,
     server: ServerOptions | None = None,
     remote: Remote | None = None,
+    allow_modules: Collection[str] = (),
 ) -> Outcome:
     ladder = load_ladder(store, name)
+    refuse_recorded_code(ladder, ladder.members, allow_modules)
     concurrency = positive(concurrency, "--concurrency", whole=True)
     players_file = players_file or ladder.config.get("players_file")
     run = store.run(ladder.run_id)
@@ -275,6 +292,7 @@ async def play_ladder(
                 # Players added by `ladder add` while this plays join at the next choice.
                 members = load_ladder(store, name).config["players"]
                 if members != ladder.config["players"]:
+                    refuse_recorded_code(ladder, members, allow_modules)
                     ladder.config["players"] = members
                     for p in members:
                         described.setdefault(

@@ -109,7 +109,7 @@ async def test_the_ladder_orders_bots_as_a_round_robin_does_with_half_the_games(
         ladder.add_player(store, "lad", player)
     said: list[str] = []
     outcome = await ladder_play.play_ladder(
-        store, bridge, "lad", budget_games=rr.games // 2, say=said.append
+        store, bridge, "lad", budget_games=rr.games // 2, say=said.append, allow_modules=[MIDDLE]
     )
     lad = build_report(store, "lad")
     assert lad.games <= rr.games // 2 and outcome.played <= rr.games // 2
@@ -143,7 +143,9 @@ async def test_a_player_that_cannot_beat_random_stops_after_screening(store, bri
     ladder.create_ladder(store, "scr", anchors=["max-damage=1000"], turn_limit=100)
     ladder.add_player(store, "scr", WRONG)
     said: list[str] = []
-    outcome = await ladder_play.play_ladder(store, bridge, "scr", budget_games=20, say=said.append)
+    outcome = await ladder_play.play_ladder(
+        store, bridge, "scr", budget_games=20, say=said.append, allow_modules=[WRONG]
+    )
     assert (
         WRONG in outcome.stopped
         and "won none of its 2 games against random" in outcome.stopped[WRONG]
@@ -284,3 +286,33 @@ def test_every_built_in_stand_in_joins_a_ladder_with_no_players_file(tmp_path):
     missing = tmp_path / "players.toml"
     for name in LOOPBACK:
         assert _player_name(f"llm:{name}", str(missing)) == f"llm:{name}"
+
+
+def test_a_member_a_forged_database_names_as_a_module_is_not_imported(tmp_path):
+    """A ladder's members are stored in its database, which may come from anyone: one that
+    names a Python module (`module:Class`) is imported, running its code, only when the person
+    names it on the command line."""
+    import json
+
+    db = tmp_path / "lad.db"
+    assert pokeview("ladder", "create", "lad", "--db", str(db)).returncode == 0
+    probe = tmp_path / "imported"
+    (tmp_path / "pokeview_forged_probe.py").write_text(
+        f"open({str(probe)!r}, 'w').write('ran')\nclass Probe: pass\n"
+    )
+    with sqlite_file(db) as conn:
+        (text,) = conn.execute("select config from runs where name = 'lad'").fetchone()
+        config = json.loads(text)
+        config["players"].append("pokeview_forged_probe:Probe")
+        conn.execute("update runs set config = ? where name = 'lad'", (json.dumps(config),))
+        conn.commit()
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
+    play = ("ladder", "play", "lad", "--budget-games", "2", "--db", str(db))
+    refused = pokeview(*play, env=env)
+    line = one_clear_line(refused)
+    assert "'pokeview_forged_probe:Probe', a Python module" in line
+    assert "--allow-module pokeview_forged_probe:Probe" in line
+    assert not probe.exists() and games(db) == 0
+    named = pokeview(*play, "--allow-module", "pokeview_forged_probe:Probe", env=env)
+    assert probe.exists()  # named by the person: imported (and refused: not a poke-env Player)
+    assert "is not a poke-env Player subclass" in one_clear_line(named)
