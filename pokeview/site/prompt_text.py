@@ -19,6 +19,10 @@ from pokeview.text import strip_for_html
 
 # Shorter text costs about as much as a reference to it (30 to 60 characters of markup).
 SHORTEST = 45
+# Lines a side's log may compare in finding runs: the demo run's pages compare under 2,000
+# each, a forged log of many equal lines the square of its lines. Past it a run found is still
+# the log's own (and linked), only maybe not the longest.
+COMPARISONS = 1_000_000
 
 
 def paragraphs(text: str) -> list[str]:
@@ -41,6 +45,7 @@ class PageLog:
             self.turns.append(turn)
             self.lines += text.split("\n") if text else []
         self.at: dict[str, list[int]] = {}
+        self.compared = 0
         for n, line in enumerate(self.lines):
             self.at.setdefault(line, []).append(n)
 
@@ -52,6 +57,8 @@ class PageLog:
         (that line, how many)."""
         best = (0, 0)
         for at in self.at.get(lines[start], ()):
+            if self.compared >= COMPARISONS:
+                break
             n = 1
             while (
                 start + n < len(lines)
@@ -59,6 +66,7 @@ class PageLog:
                 and self.lines[at + n] == lines[start + n]
             ):
                 n += 1
+            self.compared += n
             best = max(best, (n, -at))
         return -best[1], best[0]
 

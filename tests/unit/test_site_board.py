@@ -57,3 +57,32 @@ def test_prompts_refer_to_repeated_text_and_the_logs_lines():
     assert prompts.html(second, "p1").startswith("STATE NOW &lt;b&gt;\n\n<a href")
     assert '<pre id="q0">YOUR LEGAL ACTIONS\n1. move Tackle' in prompts.section()
     assert logs["p1"].lines[2:4] == log  # where data-w points: the page's lines, numbered
+
+
+def test_a_forged_log_of_equal_lines_costs_bounded_work_and_links_only_its_own_lines():
+    """Finding the log's runs in a prompt compares lines: a forged game whose log and prompt
+    are thousands of equal lines would compare their number squared (minutes for a page).
+    The work is bounded, and every run linked is still the log's own lines."""
+    import re
+
+    from pokeview.site.prompt_text import COMPARISONS
+
+    class Counted(list):
+        reads = 0
+
+        def __getitem__(self, at):
+            Counted.reads += 1
+            return super().__getitem__(at)
+
+    line = "The opposing Pikachu used Thunderbolt! It's super effective!"
+    log = PageLog([(1, [line] * 2000)])
+    log.lines = Counted(log.lines)
+    prompt = "\n".join([line] * 2000)
+    shown = PromptText([], {"p1": log}).html(prompt, "p1")
+    assert Counted.reads <= COMPARISONS + 2000 < 2000 * 1999 // 2
+    linked = re.sub(
+        r'<a href="#t\d+" data-w="p1 (\d+) (\d+)">[^<]*</a>',
+        lambda m: "\n".join(log.lines[int(m[1]) : int(m[1]) + int(m[2])]),
+        shown,
+    )
+    assert "data-w" in shown and linked == prompt
