@@ -209,7 +209,7 @@ class Played(_Reply, tag="played"):
     """A game of two bots the bridge played through by itself (`Autoplay.whole`): its
     input log, its spectator log, its end, and each decision's side and time in ms, in the
     order they were made. `end` is None where the bridge stopped (`stopped` says why: a
-    refused choice, the turn limit), and the game is to be played the usual way."""
+    refused choice, the turn limit, Team Preview), and the game is to be played the usual way."""
 
     battle: str
     input: list[str]

@@ -295,3 +295,35 @@ def test_the_command_line_plays_a_game_whole_and_shows_it_whole(tmp_path):
     store = open_store(tmp_path / "cli.db")
     assert formats(store) == {1: bodies.FORMAT}  # derived by the export, and kept
     store.close()
+
+
+async def test_a_format_with_team_preview_is_tried_whole_once_a_process(
+    bridge, tmp_path, monkeypatch, data_dir
+):
+    """The bridge does not play Team Preview: a game of bots in such a format (gen9ou) stops
+    there at once and is played step by step. The process learns it from the format's first
+    game: later ones start no battle in vain, and each records the same game."""
+    from pokeview.battle import loop
+
+    monkeypatch.setattr(loop, "_PREVIEW_FORMATS", set(), raising=False)  # (learned afresh)
+    team = (data_dir / "gen9ou-team.txt").read_text()
+    opened: list[str] = []
+    real_open = bridge.open
+
+    async def counted(start, receiver=None):
+        opened.append("whole" if start.autoplay and start.autoplay.whole else "steps")
+        return await real_open(start, receiver)
+
+    monkeypatch.setattr(bridge, "open", counted)
+    store = open_store(tmp_path / "ou.db")
+    ids = []
+    for _ in range(3):
+        spec = random_game("preview", format="gen9ou", teams={"p1": team, "p2": team})
+        ids.append((await play_game(spec, bridge=bridge, store=store)).game_id)
+    store.commit()
+    assert opened == ["whole", "steps", "steps", "steps"]
+    assert sorted(loop._PREVIEW_FORMATS) == ["gen9ou"]
+    games = [store.game(i) for i in ids]
+    assert all(g.status == "finished" for g in games)
+    assert len({g.input_log for g in games}) == 1
+    assert ">p1 team" in (games[0].input_log or "")

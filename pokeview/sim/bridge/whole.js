@@ -22,6 +22,10 @@ const {out} = require('./output');
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const {extractChannelMessages} = need('pokemon-showdown/dist/sim/battle');
 
+// Why a game stopped at its Team Preview: Python plays no further game of its format whole
+// (pokeview/battle/loop.py, TEAM_PREVIEW), as none of them would get past it here.
+const TEAM_PREVIEW = 'team preview';
+
 /** @typedef {import('./messages').AutoplaySpec} AutoplaySpec */
 /** @typedef {import('./messages').PlayedReply} PlayedReply */
 
@@ -98,6 +102,7 @@ function playWhole(battle, start, spec) {
     });
     if (!side) return stopped('no request to answer');
     const request = /** @type {any} */ (game.getSide(/** @type {any} */ (side)).activeRequest);
+    if (request.teamPreview) return stopped(TEAM_PREVIEW);
     const forced = Array.isArray(request.forceSwitch) ? request.forceSwitch.length > 0 : !!request.forceSwitch;
     if (game.turn >= spec.turn_limit && !forced) return stopped('the turn limit');
     const bot = bots[side];
