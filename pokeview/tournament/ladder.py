@@ -248,7 +248,20 @@ def load_ladder(store: Store, name: str) -> Ladder:
     if not run.config.get("anchors"):
         raise PokeviewError(f"ladder '{name}' has no anchors; create it again with --anchor")
     config_files.convert(run.config, LadderConfig, f"ladder '{name}': its stored config")
-    return Ladder(run.id, run.config)
+    ladder = Ladder(run.id, run.config)
+    # Every player a game can be made for is a member (`ladder_play` checks members alone).
+    named = [
+        *ladder.anchors,
+        ladder.config["sparring"],
+        *(p for s in ladder.sets for p in (s.a, s.b)),
+    ]
+    outside = next((p for p in named if p not in ladder.members), None)
+    if outside is not None:
+        raise PokeviewError(
+            f"ladder '{name}': its stored config names {outside!r}, who is not a member; it "
+            "was changed by hand or is damaged"
+        )
+    return ladder
 
 
 def save(store: Store, ladder: Ladder) -> None:

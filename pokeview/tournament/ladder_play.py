@@ -5,6 +5,7 @@ The schedule (what to play next) is in `ladder`; money and budgets in `ladder_bu
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
@@ -174,16 +175,22 @@ def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str,
     }
 
 
-def refuse_recorded_code(ladder: Ladder, members: list[str], allowed: Collection[str]) -> None:
+# A module and class as a person types them (`pkg.mod:Class`): a stored spec that is not (a
+# line break, say) is refused without a command to copy.
+MODULE_SPEC = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*", re.ASCII)
+
+
+def refuse_recorded_code(name: str, members: list[str], allowed: Collection[str]) -> None:
     """A member that is a Python module (`module:Class`) plays only when the person names it:
     importing it runs its code, and a ladder's database does not choose code to run."""
     for player in members:
         if imports_code(player) and player not in allowed:
+            said = f"ladder '{name}' has the member {player!r}, a Python module that pokeview "
+            if not MODULE_SPEC.fullmatch(player):
+                raise PokeviewError(said + "would import; it is no module's name: refused")
             raise PokeviewError(
-                f"ladder '{ladder.name}' has the member '{player}', a Python module that "
-                "pokeview would import, running its code; a database does not choose code to "
-                "run: to let it play, name it yourself: pokeview ladder play "
-                f"{shlex.quote(ladder.name)} --allow-module {shlex.quote(player)}"
+                said + "would import, running its code; a database does not choose code to "
+                f"run: to let it play, name it yourself (add --allow-module {shlex.quote(player)})"
             )
 
 
@@ -202,7 +209,7 @@ async def play_ladder(
     allow_modules: Collection[str] = (),
 ) -> Outcome:
     ladder = load_ladder(store, name)
-    refuse_recorded_code(ladder, ladder.members, allow_modules)
+    refuse_recorded_code(name, ladder.members, allow_modules)
     concurrency = positive(concurrency, "--concurrency", whole=True)
     players_file = players_file or ladder.config.get("players_file")
     run = store.run(ladder.run_id)
@@ -268,6 +275,7 @@ async def play_ladder(
     )
 
     def game(pair: int, seat: int, p1: str, p2: str) -> GameOrder:
+        refuse_recorded_code(name, [p1, p2], allow_modules)  # (members all: said at the start)
         return GameOrder(
             fmt,
             seed_text,
@@ -292,7 +300,7 @@ async def play_ladder(
                 # Players added by `ladder add` while this plays join at the next choice.
                 members = load_ladder(store, name).config["players"]
                 if members != ladder.config["players"]:
-                    refuse_recorded_code(ladder, members, allow_modules)
+                    refuse_recorded_code(name, members, allow_modules)
                     ladder.config["players"] = members
                     for p in members:
                         described.setdefault(

@@ -291,7 +291,8 @@ def test_every_built_in_stand_in_joins_a_ladder_with_no_players_file(tmp_path):
 def test_a_member_a_forged_database_names_as_a_module_is_not_imported(tmp_path):
     """A ladder's members are stored in its database, which may come from anyone: one that
     names a Python module (`module:Class`) is imported, running its code, only when the person
-    names it on the command line."""
+    names it on the command line; a player named elsewhere in it (a set, an anchor, the
+    sparring partner) must be a member; and a name that is no module's is refused as such."""
     import json
 
     db = tmp_path / "lad.db"
@@ -302,17 +303,34 @@ def test_a_member_a_forged_database_names_as_a_module_is_not_imported(tmp_path):
     )
     with sqlite_file(db) as conn:
         (text,) = conn.execute("select config from runs where name = 'lad'").fetchone()
-        config = json.loads(text)
-        config["players"].append("pokeview_forged_probe:Probe")
-        conn.execute("update runs set config = ? where name = 'lad'", (json.dumps(config),))
-        conn.commit()
+    created = json.loads(text)
+
+    def forged(change) -> None:
+        config = json.loads(json.dumps(created))
+        change(config)
+        with sqlite_file(db) as conn:
+            conn.execute("update runs set config = ? where name = 'lad'", (json.dumps(config),))
+            conn.commit()
+
     env = {"PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")])}
     play = ("ladder", "play", "lad", "--budget-games", "2", "--db", str(db))
-    refused = pokeview(*play, env=env)
-    line = one_clear_line(refused)
-    assert "'pokeview_forged_probe:Probe', a Python module" in line
-    assert "--allow-module pokeview_forged_probe:Probe" in line
+    module = "pokeview_forged_probe:Probe"
+    for change in (
+        lambda c: c["sets"].append({"a": module, "b": "random", "pairs": [0], "why": "x"}),
+        lambda c: c["anchors"].update({module: 1000}),
+        lambda c: c.update(sparring=module),
+    ):
+        forged(change)
+        line = one_clear_line(pokeview(*play, env=env))
+        assert f"names '{module}', who is not a member" in line
+    forged(lambda c: c["players"].append(module))
+    line = one_clear_line(pokeview(*play, env=env))
+    assert f"'{module}', a Python module" in line and f"--allow-module {module}" in line
     assert not probe.exists() and games(db) == 0
-    named = pokeview(*play, "--allow-module", "pokeview_forged_probe:Probe", env=env)
+    forged(lambda c: c["players"].append("x:Y\npokeview: hint: run this"))
+    line = one_clear_line(pokeview(*play, env=env))
+    assert "'x:Y\\npokeview: hint: run this'" in line and "--allow-module" not in line
+    forged(lambda c: c["players"].append(module))
+    named = pokeview(*play, "--allow-module", module, env=env)
     assert probe.exists()  # named by the person: imported (and refused: not a poke-env Player)
     assert "is not a poke-env Player subclass" in one_clear_line(named)
