@@ -255,7 +255,8 @@ async def bridge_and_ray(
 
     A run's `first_game` is started and dropped on the bridge while Ray's workers come up
     (Showdown's word on its format and teams, the run's own first check, then quick), and on
-    each worker, so that none plays its first game on a cold simulator."""
+    each worker as it comes up, so that none of them plays its first game on a cold simulator;
+    and every worker's Showdown is this machine's."""
     from pokeview.sim.client import Bridge, start_and_drop
 
     if args.ray is None:
@@ -277,6 +278,7 @@ async def bridge_and_ray(
         if first_game is not None:
             await start_and_drop(bridge, first_game)
         remote = await starting
+        remote.same_showdown(bridge.showdown_version)
     except BaseException:
         starting.cancel()  # the bridge failed first: Ray's start shuts down what it began
         started = (await asyncio.gather(starting, return_exceptions=True))[0]

@@ -44,6 +44,7 @@ INSTALL = "pip install 'pokeview[ray]'"
 class _Worker:
     actor: Any
     host: str
+    showdown: str | None = None
     playing: int = 0
 
 
@@ -140,8 +141,19 @@ class RayGames:
             ray.shutdown()
             raise
         return cls(
-            ray, [_Worker(a, r.host) for a, r in zip(actors, said, strict=True)], models=models
+            ray,
+            [_Worker(a, r.host, r.showdown) for a, r in zip(actors, said, strict=True)],
+            models=models,
         )
+
+    def same_showdown(self, here: str | None) -> None:
+        """Every worker's Showdown is this machine's (the record says which played)."""
+        for worker in self.workers:
+            if worker.showdown != here:
+                raise PokeviewError(
+                    f"the Ray worker on {worker.host} has Showdown {worker.showdown}, this "
+                    f"machine {here}: run `pokeview setup` with the same pokeview on every node"
+                )
 
     def takes(self, spec: GameSpec) -> bool:
         kinds = {player.kind for player in spec.players.values()}

@@ -181,3 +181,18 @@ def test_a_worker_warms_its_simulator_with_the_run_s_first_game_at_start(tmp_pat
     assert refused.problem is not None and "unknown format 'gen9nosuchformat'" in refused.problem
     assert "\n" not in refused.problem
     assert left_open == 0
+
+
+def test_a_worker_with_another_showdown_is_refused_in_one_line():
+    """The record names the Showdown its games were played on: a worker whose Showdown is not
+    this machine's is said before anything is played."""
+    from pokeview.tournament.ray_games import RayGames, _Worker
+
+    games = RayGames(
+        None, [_Worker(None, "node-a", "0.11.11"), _Worker(None, "node-b", "0.11.10")], models=False
+    )
+    with pytest.raises(
+        PokeviewError, match="the Ray worker on node-b has Showdown 0.11.10, this machine 0.11.11"
+    ):
+        games.same_showdown("0.11.11")
+    RayGames(None, games.workers[:1], models=False).same_showdown("0.11.11")
