@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import shlex
 from typing import Any
 
 from pokeview.cli.common import (
@@ -139,10 +140,16 @@ def _create(args: argparse.Namespace, store: Any) -> int:
 
 
 def _add(args: argparse.Namespace, store: Any) -> int:
+    from pokeview.players.registry import imports_code
     from pokeview.tournament import ladder
 
     added = [ladder.add_player(store, args.name, spec, args.players) for spec in args.player]
     print(f"ladder {args.name}: added {', '.join(added)}; it is placed by the next play")
+    for player in filter(imports_code, added):
+        print(
+            f"  {player} is a Python module: it plays when `ladder play` names it, with "
+            f"--allow-module {shlex.quote(player)}"
+        )
     return 0
 
 

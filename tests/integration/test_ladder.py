@@ -334,3 +334,7 @@ def test_a_member_a_forged_database_names_as_a_module_is_not_imported(tmp_path):
     named = pokeview(*play, "--allow-module", module, env=env)
     assert probe.exists()  # named by the person: imported (and refused: not a poke-env Player)
     assert "is not a poke-env Player subclass" in one_clear_line(named)
+    # `ladder add` says at once what `ladder play` will ask for
+    assert pokeview("ladder", "create", "own", "--db", str(db)).returncode == 0
+    added = pokeview("ladder", "add", "own", MIDDLE, "--db", str(db))
+    assert added.returncode == 0 and f"--allow-module {MIDDLE}" in added.stdout
