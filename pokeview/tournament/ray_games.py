@@ -14,12 +14,14 @@ programs on the local server never.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import dataclasses
 import ipaddress
 import logging
 import os
 import signal
 import socket
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -54,6 +56,15 @@ def _ray() -> Any:
     except ImportError:
         raise PokeviewError(f"--ray needs Ray, which is not installed: {INSTALL}") from None
     return ray
+
+
+def _no_reset_at_exit() -> None:
+    """Ray's bundled colorama, imported when Ray starts a cluster here, writes a colour reset
+    to the terminal as the process exits: through pokeview's control-free output, its letters
+    ("[0m") would follow the run's last line."""
+    colorama = sys.modules.get("colorama.initialise")
+    if colorama is not None:
+        atexit.unregister(colorama.reset_all)
 
 
 def _answers(address: str) -> None:
@@ -129,6 +140,7 @@ class RayGames:
         finally:
             if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
                 signal.signal(signal.SIGTERM, stop)
+            _no_reset_at_exit()
         try:
             count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
             actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(GameWorker)

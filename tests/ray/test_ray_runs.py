@@ -4,6 +4,7 @@ here, one record on the driver, and nothing lost or doubled when a worker or the
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -164,3 +165,24 @@ def test_a_ray_run_stopped_by_sigterm_stops_as_a_run_here_does(tmp_path, address
         assert {s for (s,) in conn.execute("select status from games")} == {"finished"}
     done = pokeview("run", str(config), "--db", str(db), "--ray", address)
     assert done.returncode == 0 and "8/8 games recorded" in done.stdout, done.stderr
+
+
+def test_a_ray_run_on_a_terminal_leaves_no_stray_letters_after_its_last_line(tmp_path):
+    """Ray's bundled colorama, imported when `--ray` starts a cluster of its own, writes a
+    colour reset as the process exits; pokeview's output removes control characters, which
+    left its letters ("[0m") after the run's last line on a terminal. It is not written."""
+    import re
+
+    from tests.helpers import on_a_pty
+
+    config = tmp_path / "run.toml"
+    config.write_text(RUN.format(pairs=1))
+    # its own temporary folder (not the tests' cluster's address), short: Ray's socket paths
+    own = tempfile.mkdtemp(prefix="pvr-")
+    argv = ["run", str(config), "--db", str(tmp_path / "x.db"), "--ray", "--ray-workers", "1"]
+    try:
+        code, shown = on_a_pty(argv, {"RAY_TMPDIR": own, "RAY_ADDRESS": ""})
+    finally:
+        shutil.rmtree(own, ignore_errors=True)
+    assert code == 0 and "games recorded" in shown, shown[-500:]
+    assert not re.search(r"(?<!\x1b)\[\d*m", shown), shown[-300:]
