@@ -133,9 +133,9 @@ class RayGames:
                 include_dashboard=False,
                 configure_logging=True,
             )
-        except (ConnectionError, RuntimeError, ValueError) as exc:
+        except (OSError, RuntimeError, ValueError) as exc:  # (a socket path too long, say)
             raise PokeviewError(
-                f"cannot join the Ray cluster at {address or 'auto'}: {exc}"
+                f"cannot start or join the Ray cluster at {address or 'auto'}: {_first_line(exc)}"
             ) from None
         finally:
             if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does

@@ -196,3 +196,24 @@ def test_a_worker_with_another_showdown_is_refused_in_one_line():
     ):
         games.same_showdown("0.11.11")
     RayGames(None, games.workers[:1], models=False).same_showdown("0.11.11")
+
+
+def test_a_ray_folder_whose_socket_paths_are_too_long_is_one_line(tmp_path):
+    """Ray starting a cluster of its own refuses a temporary folder whose socket paths pass
+    the system's 107 bytes: one line, not Ray's traceback, and nothing played."""
+    config = tmp_path / "run.toml"
+    config.write_text(BOTS_RUN)
+    db = tmp_path / "x.db"
+    long = tmp_path / ("x" * 80)
+    long.mkdir()
+    ran = pokeview(
+        "run",
+        str(config),
+        "--db",
+        str(db),
+        "--ray",
+        env={"RAY_TMPDIR": str(long), "RAY_ADDRESS": ""},
+    )
+    line = one_clear_line(ran)
+    assert "cannot start or join the Ray cluster at auto" in line and "107 bytes" in line
+    assert no_games(db)
