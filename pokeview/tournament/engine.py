@@ -107,7 +107,7 @@ class Remote(Protocol):
 
     def takes(self, spec: GameSpec) -> bool: ...
 
-    async def play(self, order: GameOrder, store: Store) -> GameResult: ...
+    async def play(self, order: GameOrder, store: Store, spec: GameSpec) -> GameResult: ...
 
 
 class Engine:
@@ -160,7 +160,7 @@ class Engine:
                 if isinstance(game, GameOrder) and self.remote and self.remote.takes(spec):
                     for player in spec.players.values():
                         await player.close()  # made here only to be asked; played there
-                    result = await self.remote.play(game, self.store)
+                    result = await self.remote.play(game, self.store, spec)
                 else:
                     result = await play(spec, venue=self.venue, store=self.store)
             except BaseException:

@@ -22,7 +22,7 @@ import os
 import signal
 import socket
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +34,19 @@ from pokeview.game.bridge import Start
 from pokeview.players.kinds import PlayerKind
 from pokeview.store.store import Store
 from pokeview.tournament.order import GameOrder
-from pokeview.tournament.ray_worker import GameWorker, Readiness, Shipped
+from pokeview.tournament.ray_worker import Failed, GameWorker, Readiness, Shipped, first_line
 
 ATTEMPTS = 5  # workers a game is tried on before the run stops on it
 CONNECT_SECONDS = 5.0  # for a cluster's address to answer at all
 READY_SECONDS = 120.0  # for every worker to start (a cold node imports pokeview and starts Node)
 INSTALL = "pip install 'pokeview[ray]'"
+# Bot games sent to a worker in one call at most. Ray's cost is by call: 4 a call took the CPU
+# of the driver and a worker beside Node's from 6 to 3.5 ms a game; more would hold a game's
+# answer back longer for the longest game beside it.
+BATCH = 4
+
+
+_Waiting = tuple[GameOrder, tuple[str, str] | None, "asyncio.Future[Shipped | Failed]"]
 
 
 @dataclass(slots=True)
@@ -48,6 +55,7 @@ class _Worker:
     host: str
     showdown: str | None = None
     playing: int = 0
+    waiting: list[_Waiting] = field(default_factory=list)  # bot games to go in the next call
 
 
 def _ray() -> Any:
@@ -99,6 +107,7 @@ class RayGames:
         self.models = models
         self.players_files: dict[str, tuple[str, str] | None] = {}
         self.played_again = 0  # games started again on another worker (one died under them)
+        self.calls: set[asyncio.Task[None]] = set()  # answers awaited from the workers
 
     @classmethod
     async def start(
@@ -135,7 +144,7 @@ class RayGames:
             )
         except (OSError, RuntimeError, ValueError) as exc:  # (a socket path too long, say)
             raise PokeviewError(
-                f"cannot start or join the Ray cluster at {address or 'auto'}: {_first_line(exc)}"
+                f"cannot start or join the Ray cluster at {address or 'auto'}: {first_line(exc)}"
             ) from None
         finally:
             if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
@@ -171,33 +180,35 @@ class RayGames:
         kinds = {player.kind for player in spec.players.values()}
         return kinds <= ({PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT})
 
-    async def play(self, order: GameOrder, store: Store) -> GameResult:
+    async def play(self, order: GameOrder, store: Store, spec: GameSpec) -> GameResult:
         """Play the game on the least busy worker, again on another when a worker dies under
         it (or its bridge does), and store it here in one transaction."""
         players = self._players_file(order.players_file)
+        # A model's game takes minutes: it is not held back for the games sent with it.
+        batched = all(player.kind is PlayerKind.BOT for player in spec.players.values())
         tried: set[int] = set()
         why = ""
         for attempt in range(ATTEMPTS):
             worker = self._pick(tried)
             worker.playing += 1
             try:
-                shipped: Shipped = await worker.actor.play.remote(order, players)
-            except self.ray.exceptions.RayTaskError as exc:  # raised in pokeview there
-                if isinstance(exc.cause, PokeviewError):  # what a run here would stop on too
-                    raise PokeviewError(
-                        f"on the Ray worker on {worker.host}: {exc.cause}"
-                    ) from None
-                why = f"on {worker.host}: {_first_line(exc.cause or exc)}"
+                sent = await self._send(worker, order, players, batched=batched)
+            except self.ray.exceptions.RayTaskError as exc:  # the whole call raised there
+                why = f"on {worker.host}: {first_line(exc.cause or exc)}"
             except (
                 self.ray.exceptions.RayActorError,
                 self.ray.exceptions.ActorUnavailableError,
             ) as exc:
                 why = f"the worker on {worker.host} died ({type(exc).__name__})"
             else:
-                if shipped.result.status != "interrupted" or attempt + 1 == ATTEMPTS:
-                    return _store(shipped, order, store)
-                # pokeview's machinery failed there (its bridge died, say): again elsewhere
-                why = f"on {shipped.host}: {shipped.result.error}"
+                if isinstance(sent, Failed):
+                    if sent.stops:  # what a run here would stop on too
+                        raise PokeviewError(f"on the Ray worker on {worker.host}: {sent.message}")
+                    why = f"on {worker.host}: {sent.message}"
+                elif sent.result.status != "interrupted" or attempt + 1 == ATTEMPTS:
+                    return _store(sent, order, store)
+                else:  # pokeview's machinery failed there (its bridge died, say): elsewhere
+                    why = f"on {sent.host}: {sent.result.error}"
             finally:
                 worker.playing -= 1
             tried.add(id(worker))
@@ -206,6 +217,34 @@ class RayGames:
             f"game {order.p1} vs {order.p2} (pair {order.pair}, seat {order.seat}) could not be "
             f"played on {ATTEMPTS} Ray workers in a row; the last: {why}"
         )
+
+    def _send(
+        self, worker: _Worker, order: GameOrder, players: tuple[str, str] | None, *, batched: bool
+    ) -> asyncio.Future[Shipped | Failed]:
+        """The game's answer, to come. A bot game waits for the games that join it in this turn
+        of the event loop (the engine starts the next games as a batch's answers are stored),
+        and goes with them in one call of at most `BATCH`."""
+        sent: asyncio.Future[Shipped | Failed] = asyncio.get_running_loop().create_future()
+        if not batched:
+            self._call(worker, [(order, players, sent)])
+            return sent
+        worker.waiting.append((order, players, sent))
+        if len(worker.waiting) >= BATCH:
+            self._flush(worker)
+        elif len(worker.waiting) == 1:
+            asyncio.get_running_loop().call_soon(self._flush, worker)
+        return sent
+
+    def _flush(self, worker: _Worker) -> None:
+        if worker.waiting:
+            waiting, worker.waiting = worker.waiting, []
+            self._call(worker, waiting)
+
+    def _call(self, worker: _Worker, games: list[_Waiting]) -> None:
+        answer = worker.actor.play_many.remote([(order, players) for order, players, _ in games])
+        task = asyncio.ensure_future(_deliver(answer, [sent for _, _, sent in games]))
+        self.calls.add(task)
+        task.add_done_callback(self.calls.discard)
 
     def _pick(self, tried: set[int]) -> _Worker:
         fresh = [w for w in self.workers if id(w) not in tried] or self.workers
@@ -224,7 +263,23 @@ class RayGames:
         return self.players_files[path]
 
     def close(self) -> None:
+        for task in self.calls:
+            task.cancel()  # (the run stopped: its games in flight go with it)
         self.ray.shutdown()
+
+
+async def _deliver(answer: Any, games: list[asyncio.Future[Shipped | Failed]]) -> None:
+    """A call's answers to its games, or what stopped the call to each of them."""
+    try:
+        outcomes: list[Shipped | Failed] = await answer
+    except Exception as exc:  # the worker died, or the call raised there
+        for sent in games:
+            if not sent.done():  # (a game cancelled meanwhile: the run is stopping)
+                sent.set_exception(exc)
+        return
+    for sent, outcome in zip(games, outcomes, strict=True):
+        if not sent.done():
+            sent.set_result(outcome)
 
 
 async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
@@ -240,7 +295,7 @@ async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readin
             f"{len(actors)} free CPUs, and pokeview ({INSTALL}) on every node?"
         ) from None
     except ray.exceptions.RayError as exc:
-        raise PokeviewError(f"a Ray worker could not start: {_first_line(exc)}") from None
+        raise PokeviewError(f"a Ray worker could not start: {first_line(exc)}") from None
     for ready in said:
         if ready.problem:
             raise PokeviewError(f"the Ray worker on {ready.host} cannot play: {ready.problem}")
@@ -260,7 +315,3 @@ def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:
     items = [(e["side"], e["kind"], e["data"], e["at"]) for e in shipped.events]
     game_id = store.import_game(row, shipped.decisions, items, played=shipped.played)
     return dataclasses.replace(shipped.result, game_id=game_id)
-
-
-def _first_line(exc: BaseException) -> str:
-    return next((line for line in str(exc).splitlines() if line.strip()), type(exc).__name__)

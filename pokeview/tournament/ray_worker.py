@@ -10,6 +10,7 @@ This module does not import Ray: the driver wraps the class as an actor.
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import hashlib
 import os
@@ -54,6 +55,15 @@ class Shipped:
     # A game the worker's bridge played through by itself: its decisions' times instead of
     # decisions and events, derived when the driver's record is first read (`body.PLAYED`).
     played: list[tuple[str, float]] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Failed:
+    """A game of a batch that raised here, said in one line: `stops` when it is what a run on
+    the driver's machine would stop on too (a `PokeviewError`), else worth another worker."""
+
+    message: str
+    stops: bool
 
 
 SCRATCH = "pokeview-ray-"  # a worker's scratch folder, by its pid
@@ -112,6 +122,16 @@ class GameWorker:
     def pid(self) -> int:
         return os.getpid()
 
+    async def play_many(
+        self, orders: list[tuple[GameOrder, tuple[str, str] | None]]
+    ) -> list[Shipped | Failed]:
+        """Play these games side by side and send them back together, each whole or as the
+        one line of what stopped it: Ray's cost is by call, so the driver sends a few at once."""
+        played = await asyncio.gather(
+            *(self.play(order, players) for order, players in orders), return_exceptions=True
+        )
+        return [_sent(outcome) for outcome in played]
+
     async def play(self, order: GameOrder, players: tuple[str, str] | None) -> Shipped:
         """Play the game of `order` here and send it back whole; nothing of it stays."""
         if not self.bridge.running:
@@ -145,3 +165,17 @@ class GameWorker:
         if self.store is not None:
             self.store.close()
         shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _sent(outcome: Shipped | BaseException) -> Shipped | Failed:
+    if not isinstance(outcome, BaseException):
+        return outcome
+    if not isinstance(outcome, Exception):  # (a cancelled batch: the actor is stopping)
+        raise outcome
+    if isinstance(outcome, PokeviewError):
+        return Failed(str(outcome), stops=True)
+    return Failed(first_line(outcome), stops=False)
+
+
+def first_line(exc: BaseException) -> str:
+    return next((line for line in str(exc).splitlines() if line.strip()), type(exc).__name__)
