@@ -4,8 +4,11 @@ A cluster of two worker processes on this machine (a head and a second node on l
 each, as `ray.cluster_utils.Cluster` starts them) plays the same seeded run as `pokeview run`
 alone. Two parts:
 
-- overhead and scaling: a long run (1,000 games) without Ray, on 1 worker and on 2, long enough
-  that starting Ray's workers (about a second, once) is not most of it;
+- overhead and scaling: a long run (1,000 games) without Ray and on 2 workers, in turn for
+  `--rounds` rounds (this machine's speed drifts by more than Ray's overhead within minutes, so
+  each round's ratio is of two runs side by side, and the target is read on their median), then
+  once on 1 worker; long enough that starting Ray's workers (about a second, once) is not most
+  of it;
 - faults: a 200-game run without Ray, on 2 workers, and on 2 with a worker process killed twice.
 
 For each: games per second (over the whole command, and between the first and the last game
@@ -14,7 +17,7 @@ beside it, and whether the record is the same: the same games (pair, seat, playe
 turns, input log), none twice, `pokeview verify --all` clean, the same ratings. Ratios, not
 wall-clock limits: nothing here passes or fails.
 
-    .venv/bin/python benchmarks/ray.py [--pairs 100] [--overhead-pairs 500]
+    .venv/bin/python benchmarks/ray.py [--pairs 100] [--overhead-pairs 500] [--rounds 3]
                                        [--p1 heuristic --p2 max-damage]
 """
 
@@ -23,6 +26,7 @@ from __future__ import annotations
 import argparse
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -112,6 +116,24 @@ def write_config(path: Path, name: str, pairs: int, args: argparse.Namespace) ->
     return path
 
 
+def long_round(
+    n: int, config: Path, work: Path, ray: tuple[str, ...]
+) -> list[tuple[Measured, str]]:
+    """Round `n` of the long run: without Ray, then on 2 workers (the other way round in odd
+    rounds, so that neither always comes first), and in round 0 on 1 worker between them."""
+    plan: list[tuple[str, str, tuple[str, ...]]] = [
+        ("without Ray", f"long-here-{n}", ()),
+        ("Ray, 2 workers", f"long-two-{n}", (*ray, "2")),
+    ]
+    if n == 0:
+        plan.insert(1, ("Ray, 1 worker", "long-one", (*ray, "1")))
+    done = {
+        db: run(f"{what} ({n + 1})", config, work / f"{db}.db", *more)
+        for what, db, more in (plan if n % 2 == 0 else plan[::-1])
+    }
+    return [(done[db], db) for _, db, _ in plan]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument(
@@ -123,6 +145,9 @@ def main() -> None:
         default=500,
         help="mirror pairs of the runs that measure overhead and scaling (long enough that "
         "starting Ray, a second or so, is not most of it)",
+    )
+    parser.add_argument(
+        "--rounds", type=int, default=3, help="rounds of the long run without Ray and on 2 workers"
     )
     parser.add_argument("--p1", default="heuristic")
     parser.add_argument("--p2", default="max-damage")
@@ -136,11 +161,7 @@ def main() -> None:
     try:
         address = cluster.address
         ray = ("--ray", address, "--ray-workers")
-        overhead = [
-            (run("without Ray", long, work / "long-here.db"), "long-here"),
-            (run("Ray, 1 worker", long, work / "long-one.db", *ray, "1"), "long-one"),
-            (run("Ray, 2 workers", long, work / "long-two.db", *ray, "2"), "long-two"),
-        ]
+        rounds = [long_round(n, long, work, ray) for n in range(args.rounds)]
         faults = [
             (run("without Ray", short, work / "here.db"), "here"),
             (run("Ray, 2 workers", short, work / "two.db", *ray, "2"), "two"),
@@ -165,10 +186,11 @@ def main() -> None:
         "shared with other work. 'fixed': the command's seconds beyond its games at the steady "
         "rate (starting and stopping)"
     )
-    for title, results in (
-        (f"overhead and scaling: {args.overhead_pairs * 2} games", overhead),
-        (f"a worker killed: {args.pairs * 2} games", faults),
-    ):
+    groups = [
+        (f"overhead and scaling: {args.overhead_pairs * 2} games, round {n + 1}", r)
+        for n, r in enumerate(rounds)
+    ]
+    for title, results in (*groups, (f"a worker killed: {args.pairs * 2} games", faults)):
         print(f"\n{title}")
         print(
             f"{'run':<34} {'games':>5} {'games/s':>8} {'ratio':>6} {'steady':>7} {'ratio':>6} "
@@ -193,13 +215,14 @@ def main() -> None:
             )
             if "started again" in m.said:
                 print(f"{'':<34} {m.said.rsplit('; ', 1)[-1]}")
-    long_ratio = overhead[2][0].rate / overhead[0][0].rate
+    ratios = sorted(r[-1][0].rate / r[0][0].rate for r in rounds)
     short_ratio = faults[1][0].rate / faults[0][0].rate
     print(
-        f"\ntarget: Ray at 2 workers ≥ {TARGET_OVERHEAD}× without Ray: {long_ratio:.2f} over "
-        f"{args.overhead_pairs * 2} games ({short_ratio:.2f} over {args.pairs * 2}, where "
-        "starting Ray weighs more); scaling from 1 worker to 2: "
-        f"{overhead[2][0].rate / overhead[1][0].rate:.2f}×"
+        f"\ntarget: Ray at 2 workers ≥ {TARGET_OVERHEAD}× without Ray: "
+        f"{statistics.median(ratios):.2f} over {args.overhead_pairs * 2} games, the median of "
+        f"{len(ratios)} rounds ({', '.join(f'{r:.2f}' for r in ratios)}); {short_ratio:.2f} "
+        f"over {args.pairs * 2}, where starting Ray weighs more; scaling from 1 worker to 2 "
+        f"(round 1): {rounds[0][2][0].rate / rounds[0][1][0].rate:.2f}×"
     )
 
 
