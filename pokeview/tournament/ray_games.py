@@ -41,8 +41,8 @@ CONNECT_SECONDS = 5.0  # for a cluster's address to answer at all
 READY_SECONDS = 120.0  # for every worker to start (a cold node imports pokeview and starts Node)
 INSTALL = "pip install 'pokeview[ray]'"
 # Bot games sent to a worker in one call at most. Ray's cost is by call: 4 a call took the CPU
-# of the driver and a worker beside Node's from 6 to 3.5 ms a game; more would hold a game's
-# answer back longer for the longest game beside it.
+# of the driver and a worker beside Node's from 6 to 3.5 ms a game (600 games, Ray's start left
+# out); more would hold a game's answer back longer for the longest game beside it.
 BATCH = 4
 
 
@@ -177,15 +177,16 @@ class RayGames:
                 )
 
     def takes(self, spec: GameSpec) -> bool:
-        kinds = {player.kind for player in spec.players.values()}
-        return kinds <= ({PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT})
+        return _kinds(spec) <= (
+            {PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT}
+        )
 
     async def play(self, order: GameOrder, store: Store, spec: GameSpec) -> GameResult:
         """Play the game on the least busy worker, again on another when a worker dies under
         it (or its bridge does), and store it here in one transaction."""
         players = self._players_file(order.players_file)
         # A model's game takes minutes: it is not held back for the games sent with it.
-        batched = all(player.kind is PlayerKind.BOT for player in spec.players.values())
+        batched = _kinds(spec) == {PlayerKind.BOT}
         tried: set[int] = set()
         why = ""
         for attempt in range(ATTEMPTS):
@@ -236,13 +237,13 @@ class RayGames:
         return sent
 
     def _flush(self, worker: _Worker) -> None:
-        if worker.waiting:
-            waiting, worker.waiting = worker.waiting, []
+        waiting = [game for game in worker.waiting if not game[2].done()]  # (not the cancelled)
+        worker.waiting = []
+        if waiting:
             self._call(worker, waiting)
 
     def _call(self, worker: _Worker, games: list[_Waiting]) -> None:
-        answer = worker.actor.play_many.remote([(order, players) for order, players, _ in games])
-        task = asyncio.ensure_future(_deliver(answer, [sent for _, _, sent in games]))
+        task = asyncio.ensure_future(_deliver(worker.actor, games))
         self.calls.add(task)
         task.add_done_callback(self.calls.discard)
 
@@ -268,16 +269,21 @@ class RayGames:
         self.ray.shutdown()
 
 
-async def _deliver(answer: Any, games: list[asyncio.Future[Shipped | Failed]]) -> None:
-    """A call's answers to its games, or what stopped the call to each of them."""
+async def _deliver(actor: Any, games: list[_Waiting]) -> None:
+    """A call's answers to its games, or what stopped the call (Ray's, sending it or on the
+    worker) to each of them."""
     try:
-        outcomes: list[Shipped | Failed] = await answer
-    except Exception as exc:  # the worker died, or the call raised there
-        for sent in games:
+        outcomes: list[Shipped | Failed] = await actor.play_many.remote(
+            [(order, players) for order, players, _ in games]
+        )
+        if len(outcomes) != len(games):
+            raise PokeviewError(f"a Ray worker answered {len(outcomes)} games of {len(games)}")
+    except Exception as exc:
+        for _, _, sent in games:
             if not sent.done():  # (a game cancelled meanwhile: the run is stopping)
                 sent.set_exception(exc)
         return
-    for sent, outcome in zip(games, outcomes, strict=True):
+    for (_, _, sent), outcome in zip(games, outcomes, strict=True):
         if not sent.done():
             sent.set_result(outcome)
 
@@ -305,6 +311,10 @@ async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readin
                 f"{__version__}: install the same version on every node"
             )
     return said
+
+
+def _kinds(spec: GameSpec) -> set[str]:
+    return {player.kind for player in spec.players.values()}
 
 
 def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:

@@ -168,12 +168,11 @@ class GameWorker:
 
 
 def _sent(outcome: Shipped | BaseException) -> Shipped | Failed:
-    if not isinstance(outcome, BaseException):
+    if isinstance(outcome, Shipped):
         return outcome
-    if not isinstance(outcome, Exception):  # (a cancelled batch: the actor is stopping)
-        raise outcome
     if isinstance(outcome, PokeviewError):
         return Failed(str(outcome), stops=True)
+    # (one game cancelled on its own is this game's, not its batch's: the others are kept)
     return Failed(first_line(outcome), stops=False)
 
 

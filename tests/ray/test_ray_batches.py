@@ -5,16 +5,18 @@ its own one-line error, without the games sent with it."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
+import threading
 from pathlib import Path
 from typing import Any
-
-import pytest
 
 from pokeview.errors import PokeviewError
 from pokeview.store.store import Store
 from pokeview.tournament.order import GameOrder
 from pokeview.tournament.ray_worker import Failed, _sent
 from tests.helpers import sqlite_file
+
+WAIT = 120  # seconds a few games may take here before the test gives up on them
 
 
 def order(pair: int, p1: str = "random") -> GameOrder:
@@ -51,9 +53,12 @@ def play_on_one_worker(address: str, db: Path, games: list[tuple[GameOrder, Game
         remote.workers[0].actor = CountedCalls(remote.workers[0].actor, sizes)
         store = Store(db)
         try:
-            played = await asyncio.gather(
-                *(remote.play(sent, store, spec()) for sent, spec in games),
-                return_exceptions=True,
+            played = await asyncio.wait_for(
+                asyncio.gather(
+                    *(remote.play(sent, store, spec()) for sent, spec in games),
+                    return_exceptions=True,
+                ),
+                WAIT,
             )
         finally:
             store.close()
@@ -84,8 +89,19 @@ def test_one_game_s_error_in_a_call_is_its_own_and_the_others_are_stored(address
 
 
 def test_a_worker_says_each_game_s_error_as_one_line():
-    """What a run here would stop on stops the run; any other error is worth another worker."""
+    """What a run here would stop on stops the run; any other error, a game cancelled on its
+    own included, is worth another worker, and costs the games sent with it nothing."""
     assert _sent(PokeviewError("unknown player 'x'")) == Failed("unknown player 'x'", stops=True)
     assert _sent(ValueError("bad\nsecond line")) == Failed("bad", stops=False)
-    with pytest.raises(asyncio.CancelledError):
-        _sent(asyncio.CancelledError())
+    assert _sent(asyncio.CancelledError()) == Failed("CancelledError", stops=False)
+
+
+def test_a_call_ray_cannot_send_fails_each_of_its_games_and_none_waits(address, tmp_path):
+    """Ray refusing a call itself (here an argument it cannot send) reaches every game of the
+    call, not only the one that filled it: no game waits for ever, nothing is stored."""
+    unsendable = dataclasses.replace(order(1), teams={"p1": threading.Lock()})  # type: ignore[dict-item]
+    games = [(order(0), order(0)), (unsendable, order(1))]
+    played, sizes = play_on_one_worker(address, tmp_path / "x.db", games)
+    assert sizes == [2]
+    assert [type(r).__name__ for r in played] == ["TypeError", "TypeError"]
+    assert stored(tmp_path / "x.db") == []
