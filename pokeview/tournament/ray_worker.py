@@ -119,9 +119,6 @@ class GameWorker:
     def _cannot(self, problem: str) -> Readiness:
         return Readiness(self.host, __version__, problem=problem)
 
-    def pid(self) -> int:
-        return os.getpid()
-
     async def play_many(
         self, orders: list[tuple[GameOrder, tuple[str, str] | None]]
     ) -> list[Shipped | Failed]:
