@@ -250,14 +250,12 @@ async def bridge_and_ray(
     args: argparse.Namespace, first_game: Start | None = None
 ) -> AsyncIterator[tuple[Any, Any]]:
     """A Node bridge, and the Ray cluster's games when --ray is given (else None), for the
-    block: both started side by side, since Ray's workers take a second to come up, and every
-    worker checked, so that a cluster that cannot play is said before anything is played.
-
-    A run's `first_game` is started and dropped on the bridge while Ray's workers come up
-    (Showdown's word on its format and teams, the run's own first check, then quick), and on
-    each worker as it comes up, so that none of them plays its first game on a cold simulator;
-    and every worker's Showdown is this machine's."""
-    from pokeview.sim.client import Bridge, start_and_drop
+    block. With --ray the bridge is not started here: a run or ladder starts it only if it
+    plays a game on this machine (`engine.plays_here`). Every worker is checked first, so
+    that a cluster that cannot play is said before anything is played: its Showdown is the
+    one this pokeview pins, and it starts (and drops) the run's `first_game`, which is
+    Showdown's word on the run's format and teams and warms each worker's simulator."""
+    from pokeview.sim.client import Bridge
 
     if args.ray is None:
         if args.ray_workers is not None or args.ray_models:
@@ -269,23 +267,10 @@ async def bridge_and_ray(
     from pokeview.tournament.ray_games import RayGames
 
     address = None if args.ray == "auto" else args.ray
-    bridge = Bridge()
-    starting = asyncio.ensure_future(
-        RayGames.start(address, workers=args.ray_workers, models=args.ray_models, warm=first_game)
+    remote = await RayGames.start(
+        address, workers=args.ray_workers, models=args.ray_models, warm=first_game
     )
-    try:
-        await bridge.start()
-        if first_game is not None:
-            await start_and_drop(bridge, first_game)
-        remote = await starting
-        remote.same_showdown(bridge.showdown_version)
-    except BaseException:
-        starting.cancel()  # the bridge failed first: Ray's start shuts down what it began
-        started = (await asyncio.gather(starting, return_exceptions=True))[0]
-        if isinstance(started, RayGames):  # (it was done before the bridge failed)
-            started.close()
-        await bridge.close()
-        raise
+    bridge = Bridge()
     try:
         yield bridge, remote
     finally:

@@ -7,6 +7,7 @@ dependencies and install scripts off: the simulator's dist/ modules need no buil
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 import shutil
 import subprocess
@@ -46,6 +47,13 @@ def node_executable() -> str:
 def _lock_digest() -> str:
     lock = paths.node_project_dir() / "package-lock.json"
     return hashlib.sha256(lock.read_bytes()).hexdigest()
+
+
+def pinned_showdown() -> str:
+    """The Showdown version this pokeview pins (its shipped lock file), known without Node:
+    what a Ray run's workers must have when this machine plays none of its games."""
+    lock = json.loads((paths.node_project_dir() / "package-lock.json").read_text())
+    return str(lock["packages"]["node_modules/pokemon-showdown"]["version"])
 
 
 def is_installed(target: Path | None = None) -> bool:

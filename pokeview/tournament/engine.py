@@ -101,13 +101,34 @@ def alive(pid: int | None) -> bool:
     return True
 
 
-class Remote(Protocol):
-    """Somewhere else that plays games (a Ray cluster): it says which games it takes, and hands
-    each back recorded in `store`."""
+def kinds_of(players: Iterable[Player]) -> set[str]:
+    return {player.kind for player in players}
 
-    def takes(self, spec: GameSpec) -> bool: ...
+
+class Remote(Protocol):
+    """Somewhere else that plays games (a Ray cluster): it says which games it takes, by the
+    kinds of their players, and hands each back recorded in `store`."""
+
+    @property
+    def showdown(self) -> str | None:
+        """The Showdown version its games are played on."""
+
+    def takes(self, kinds: set[str]) -> bool: ...
 
     async def play(self, order: GameOrder, store: Store, spec: GameSpec) -> GameResult: ...
+
+
+def plays_here(remote: Remote | None, players: Iterable[Player]) -> bool:
+    """Whether a run or ladder of these players plays any game on this machine's bridge: not
+    when a remote takes every game, and then this machine's Node is not started at all (its
+    start and first game cost 0.7 s of CPU beside the Ray workers', on the cores they need)."""
+    return remote is None or not remote.takes(kinds_of(players))
+
+
+def showdown_played(bridge: Bridge, remote: Remote | None) -> str | None:
+    """The Showdown the games are played on, for the run's header: a remote's workers are
+    checked to have this machine's pinned one."""
+    return remote.showdown if remote is not None else bridge.showdown_version
 
 
 class Engine:
@@ -157,10 +178,15 @@ class Engine:
             self._tell()
             try:
                 spec = game()  # making the players may fail: the clock is told all the same
-                if isinstance(game, GameOrder) and self.remote and self.remote.takes(spec):
+                remote = self.remote
+                if (
+                    isinstance(game, GameOrder)
+                    and remote
+                    and remote.takes(kinds_of(spec.players.values()))
+                ):
                     for player in spec.players.values():
                         await player.close()  # made here only to be asked; played there
-                    result = await self.remote.play(game, self.store, spec)
+                    result = await remote.play(game, self.store, spec)
                 else:
                     result = await play(spec, venue=self.venue, store=self.store)
             except BaseException:

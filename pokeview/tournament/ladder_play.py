@@ -25,6 +25,8 @@ from pokeview.tournament.engine import (
     alive,
     checked_players,
     holding,
+    plays_here,
+    showdown_played,
 )
 from pokeview.tournament.ladder import (
     Ladder,
@@ -155,11 +157,11 @@ class Outcome:
     why_stopped: str = ""
 
 
-def _header(ladder: Ladder, bridge: Any, described: dict[str, Any]) -> dict[str, Any]:
+def _header(ladder: Ladder, showdown: str | None, described: dict[str, Any]) -> dict[str, Any]:
     c = ladder.config
     return {
         "pokeview_version": __version__,
-        "showdown_version": bridge.showdown_version,
+        "showdown_version": showdown,
         "format": c["format"],
         "turn_limit": c["turn_limit"],
         "players": described,
@@ -216,10 +218,10 @@ async def play_ladder(
     if run.state == "running" and alive(run.pid):
         raise PokeviewError(f"ladder '{name}' is being played by process {run.pid} already")
     fmt, seed_text = ladder.config["format"], ladder.config["seed"]
-    described = {
-        p: player.describe()
-        for p, player in checked_players(ladder.members, fmt, players_file, server).items()
-    }
+    players = checked_players(ladder.members, fmt, players_file, server)
+    described = {p: player.describe() for p, player in players.items()}
+    here = plays_here(remote, players.values())
+    del players  # fresh players play each game
     record = Record.read(store, ladder.run_id)
     last_game = max(record.game_ids, default=0)
     budget = open_budget(ladder, budget_games, budget_usd, last_game)
@@ -242,9 +244,11 @@ async def play_ladder(
         "done": False,
     }
     save(store, ladder)
-    if not bridge.running:
+    if here and not bridge.running:
         await bridge.start()
-    store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
+    store.update_run(
+        ladder.run_id, header=_header(ladder, showdown_played(bridge, remote), described)
+    )
     outcome = Outcome()
     stopped_before = screening(ladder, record)
     said_stopped: set[str] = set(stopped_before)

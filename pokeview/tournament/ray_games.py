@@ -32,7 +32,9 @@ from pokeview.battle.spec import GameSpec
 from pokeview.errors import PokeviewError
 from pokeview.game.bridge import Start
 from pokeview.players.kinds import PlayerKind
+from pokeview.sim import install
 from pokeview.store.store import Store
+from pokeview.tournament.engine import kinds_of
 from pokeview.tournament.order import GameOrder
 from pokeview.tournament.ray_worker import Failed, GameWorker, Readiness, Shipped, first_line
 
@@ -158,17 +160,24 @@ class RayGames:
                 options["runtime_env"] = {"env_vars": worker_env}
             actors = [actor.options(**options).remote() for _ in range(count)]
             said = await _ready(ray, actors, warm)
+            games = cls(
+                ray,
+                [_Worker(a, r.host, r.showdown) for a, r in zip(actors, said, strict=True)],
+                models=models,
+            )
+            games.same_showdown(install.pinned_showdown())
         except BaseException:
             ray.shutdown()
             raise
-        return cls(
-            ray,
-            [_Worker(a, r.host, r.showdown) for a, r in zip(actors, said, strict=True)],
-            models=models,
-        )
+        return games
+
+    @property
+    def showdown(self) -> str | None:
+        return self.workers[0].showdown
 
     def same_showdown(self, here: str | None) -> None:
-        """Every worker's Showdown is this machine's (the record says which played)."""
+        """Every worker's Showdown is the one this machine's pokeview pins, which reads the
+        record again (`watch`, `verify`); the record says which played."""
         for worker in self.workers:
             if worker.showdown != here:
                 raise PokeviewError(
@@ -176,17 +185,15 @@ class RayGames:
                     f"machine {here}: run `pokeview setup` with the same pokeview on every node"
                 )
 
-    def takes(self, spec: GameSpec) -> bool:
-        return _kinds(spec) <= (
-            {PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT}
-        )
+    def takes(self, kinds: set[str]) -> bool:
+        return kinds <= ({PlayerKind.BOT, PlayerKind.LLM} if self.models else {PlayerKind.BOT})
 
     async def play(self, order: GameOrder, store: Store, spec: GameSpec) -> GameResult:
         """Play the game on the least busy worker, again on another when a worker dies under
         it (or its bridge does), and store it here in one transaction."""
         players = self._players_file(order.players_file)
         # A model's game takes minutes: it is not held back for the games sent with it.
-        batched = _kinds(spec) == {PlayerKind.BOT}
+        batched = kinds_of(spec.players.values()) == {PlayerKind.BOT}
         tried: set[int] = set()
         why = ""
         for attempt in range(ATTEMPTS):
@@ -290,7 +297,7 @@ async def _deliver(actor: Any, games: list[_Waiting]) -> None:
 
 async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
     asking = asyncio.gather(*(a.ready.remote(warm) for a in actors))
-    # A start cancelled while it waits (the driver's bridge failed) reads the answers' error
+    # A start cancelled while it waits (Ctrl-C, SIGTERM) reads the answers' error
     # here: asyncio would print it as never retrieved, a traceback under the one clean line.
     asking.add_done_callback(lambda done: done.cancelled() or done.exception())
     try:
@@ -311,10 +318,6 @@ async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readin
                 f"{__version__}: install the same version on every node"
             )
     return said
-
-
-def _kinds(spec: GameSpec) -> set[str]:
-    return {player.kind for player in spec.players.values()}
 
 
 def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:

@@ -30,6 +30,8 @@ from pokeview.tournament.engine import (
     alive,
     checked_players,
     holding,
+    plays_here,
+    showdown_played,
 )
 from pokeview.tournament.eta import GameClock
 from pokeview.tournament.order import GameOrder
@@ -115,12 +117,12 @@ async def showdown_accepts(bridge: Bridge, config: RunConfig) -> None:
 
 
 def run_header(
-    config: RunConfig, bridge: Bridge, players: dict[str, dict[str, Any]]
+    config: RunConfig, showdown: str | None, players: dict[str, dict[str, Any]]
 ) -> dict[str, Any]:
     """What actually ran, derived rather than typed: versions, format, teams, players, seeds."""
     return {
         "pokeview_version": __version__,
-        "showdown_version": bridge.showdown_version,
+        "showdown_version": showdown,
         "format": config.format,
         "turn_limit": config.turn_limit,
         "team_library": config.team_library_path,
@@ -152,14 +154,15 @@ async def run_tournament(
     # Everything that can refuse the config is asked before the run is created: its players
     # (and whether each can play the format), and whether Showdown starts it with its teams.
     players = checked_players(config.players, config.format, players_file, server)
-    if not bridge.running:
-        await bridge.start()
-    await showdown_accepts(bridge, config)
+    if plays_here(remote, players.values()):  # (else the remote's workers asked Showdown)
+        if not bridge.running:
+            await bridge.start()
+        await showdown_accepts(bridge, config)
     run_id, todo, done_before, again = prepare_run(store, config, players)
     described = {spec: player.describe() for spec, player in players.items()}
     names = {spec: player.name for spec, player in players.items()}
     del players  # fresh players play each game; a server player holds its login while it lives
-    store.update_run(run_id, header=run_header(config, bridge, described))
+    store.update_run(run_id, header=run_header(config, showdown_played(bridge, remote), described))
     slots = concurrency or config.concurrency
     clock = GameClock(todo, slots, names)
     for p1, p2, seconds in store.run_game_times(run_id):  # a restart knows the games before it

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import sys
@@ -91,17 +92,23 @@ def test_a_worker_without_node_or_showdown_says_so_at_start(tmp_path, address, e
     assert "\n" not in message
 
 
-def test_a_run_whose_own_bridge_cannot_start_says_so_and_shuts_ray_down(
+def test_a_driver_without_node_plays_bots_on_the_cluster_and_stops_where_it_plays_a_game(
     tmp_path, address, monkeypatch, caplog
 ):
-    """The driver's bridge starts beside the Ray workers: when it cannot (no Node.js here), the
-    run says so in one line and records nothing, and the Ray start it began is shut down (in
-    this process, which lives on, as a driver's would not)."""
+    """This machine's Node is started only for a game played here: a Ray run of bots plays
+    every game on the workers even where this machine has no Node.js, and its record names
+    the workers' Showdown. A run with a game to play here (a model's, without --ray-models)
+    says in one line that Node.js is missing, records nothing, and shuts Ray down (in this
+    process, which lives on, as a driver's would not)."""
     import argparse
 
     import ray
 
     from pokeview.cli.common import bridge_and_ray
+    from pokeview.sim import install
+    from pokeview.store import open_store
+    from pokeview.tournament.config import load_run_config
+    from pokeview.tournament.runner import run_tournament
 
     (tmp_path / "bin").mkdir()
     (tmp_path / "bin" / "bash").symlink_to(shutil.which("bash") or "/bin/bash")
@@ -110,18 +117,35 @@ def test_a_run_whose_own_bridge_cannot_start_says_so_and_shuts_ray_down(
     config.write_text(BOTS_RUN)
     db = tmp_path / "x.db"
     ran = pokeview("run", str(config), "--db", str(db), "--ray", address, env={"PATH": path})
+    assert ran.returncode == 0, ran.stderr
+    assert "18/18 games recorded" in ran.stdout
+    with sqlite_file(db) as conn:
+        header = json.loads(conn.execute("select header from runs").fetchone()[0])
+    assert header["showdown_version"] == install.pinned_showdown()
+
+    config.write_text(BOTS_RUN.replace('"heuristic"]', '"loopback"]'))
+    db = tmp_path / "model.db"
+    ran = pokeview("run", str(config), "--db", str(db), "--ray", address, env={"PATH": path})
     assert "Node.js was not found on PATH" in one_clear_line(ran)
     assert no_games(db)
 
     async def enter() -> None:
         args = argparse.Namespace(ray=address, ray_workers=1, ray_models=False)
-        async with bridge_and_ray(args):
-            raise AssertionError("started without Node.js")
+        async with bridge_and_ray(args) as (bridge, remote):
+            store = open_store(db)
+            try:
+                await run_tournament(
+                    load_run_config(str(config)), store=store, bridge=bridge, remote=remote
+                )
+            finally:
+                store.close()
+            raise AssertionError("played a model's game here without Node.js")
 
     monkeypatch.setenv("PATH", path)
     with pytest.raises(PokeviewError, match="Node.js was not found on PATH"):
         asyncio.run(enter())
     assert not ray.is_initialized()
+    assert no_games(db)
     import gc
 
     gc.collect()  # an error left unread in a future is logged when the future goes
@@ -129,8 +153,8 @@ def test_a_run_whose_own_bridge_cannot_start_says_so_and_shuts_ray_down(
 
 
 def test_a_format_showdown_refuses_is_said_while_ray_starts_and_ray_is_shut_down(tmp_path, address):
-    """The run's first game is started on the driver's bridge while Ray's workers come up:
-    a format Showdown refuses is one line, nothing recorded, and the Ray start shut down."""
+    """The run's first game is started on each Ray worker as it comes up: a format Showdown
+    refuses is one line, nothing recorded, and the Ray start shut down."""
     import argparse
 
     import ray

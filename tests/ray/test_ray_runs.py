@@ -3,6 +3,7 @@ here, one record on the driver, and nothing lost or doubled when a worker or the
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import signal
@@ -43,6 +44,11 @@ def wait_for(what, deadline: float) -> None:
         time.sleep(0.1)
 
 
+def header(db: Path) -> dict:
+    with sqlite_file(db) as conn:
+        return json.loads(conn.execute("select header from runs").fetchone()[0])
+
+
 def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
     config = tmp_path / "run.toml"
     config.write_text(RUN.format(pairs=3))
@@ -65,6 +71,7 @@ def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
     with sqlite_file(there) as conn:
         assert conn.execute("select count(distinct run_id) from games").fetchone()[0] == 1
         assert conn.execute("select count(*) from decisions").fetchone()[0] == 0  # compacted
+    assert header(there)["showdown_version"] == header(here)["showdown_version"] is not None
     again = pokeview("run", str(config), "--db", str(there), "--ray", address)
     assert "(0 now" in again.stdout and len(games(there)) == 6  # resumed: nothing doubled
 

@@ -3,12 +3,15 @@ player is a person or a program on the local server. (Ray itself is not needed t
 
 from __future__ import annotations
 
+from pokeview.players import make_player
+from pokeview.tournament.engine import kinds_of, plays_here
 from pokeview.tournament.order import GameOrder
 from pokeview.tournament.ray_games import RayGames
 
 
-def game(p1: str, p2: str):
-    return GameOrder("gen9randombattle", "t", p1, p2, pair=0, seat=0, run_id=None, turn_limit=9)()
+def game(p1: str, p2: str) -> set[str]:
+    spec = GameOrder("gen9randombattle", "t", p1, p2, pair=0, seat=0, run_id=None, turn_limit=9)()
+    return kinds_of(spec.players.values())
 
 
 def test_bot_games_go_to_ray_and_model_games_only_when_asked():
@@ -19,3 +22,15 @@ def test_bot_games_go_to_ray_and_model_games_only_when_asked():
     assert with_models.takes(game("random", "loopback"))
     for never in ("server:bob", "human"):
         assert not with_models.takes(game("random", never))
+
+
+def test_this_machine_plays_only_the_games_the_cluster_does_not_take():
+    """A run's players decide whether this machine's bridge is started at all: not for a Ray
+    run of bots, which its workers play every game of."""
+    bots = [make_player(s) for s in ("random", "max-damage", "search:nodes=10")]
+    with_model = [*bots, make_player("loopback")]
+    bots_only, with_models = RayGames(None, [], models=False), RayGames(None, [], models=True)
+    assert not plays_here(bots_only, bots)
+    assert plays_here(bots_only, with_model)
+    assert not plays_here(with_models, with_model)
+    assert plays_here(None, bots)
