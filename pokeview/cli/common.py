@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pokeview.errors import PokeviewError
 from pokeview.players.registry import player_help
+from pokeview.terminal import console
 
 if TYPE_CHECKING:
     from pokeview.game.bridge import Start
@@ -264,12 +265,23 @@ async def bridge_and_ray(
             yield bridge, None
         return
     in_range("--ray-workers", args.ray_workers, (1, 10_000))
+    from rich.text import Text
+
     from pokeview.tournament.ray_games import RayGames
 
     address = None if args.ray == "auto" else args.ray
-    remote = await RayGames.start(
-        address, workers=args.ray_workers, models=args.ray_models, warm=first_game
-    )
+    # Starting takes seconds (minutes on a cold cluster): a terminal shows what is waited on,
+    # then which workers came up. Not a log or a pipe, where what stops a run is its one line.
+    where = f"at {address}" if address else "Ray finds (RAY_ADDRESS, `ray start`, or a new one)"
+    shown = console(stderr=True)
+    with shown.status(
+        Text(f"starting the Ray workers on the cluster {where}…"), refresh_per_second=4
+    ):
+        remote = await RayGames.start(
+            address, workers=args.ray_workers, models=args.ray_models, warm=first_game
+        )
+    if shown.is_terminal:
+        shown.print(Text(remote.ready_line()))
     bridge = Bridge()
     try:
         yield bridge, remote

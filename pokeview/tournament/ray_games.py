@@ -22,6 +22,7 @@ import os
 import signal
 import socket
 import sys
+from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ from pokeview.game.bridge import Start
 from pokeview.players.kinds import PlayerKind
 from pokeview.sim import install
 from pokeview.store.store import Store
+from pokeview.text import strip_control
 from pokeview.tournament.engine import kinds_of
 from pokeview.tournament.order import GameOrder
 from pokeview.tournament.ray_worker import Failed, GameWorker, Readiness, Shipped, first_line
@@ -46,6 +48,7 @@ INSTALL = "pip install 'pokeview[ray]'"
 # of the driver and a worker beside Node's from 6 to 3.5 ms a game (600 games, Ray's start left
 # out); more would hold a game's answer back longer for the longest game beside it.
 BATCH = 4
+SHOWN_HOSTS = 3  # machines named when the workers are ready
 
 
 _Waiting = tuple[GameOrder, tuple[str, str] | None, "asyncio.Future[Shipped | Failed]"]
@@ -170,6 +173,14 @@ class RayGames:
             ray.shutdown()
             raise
         return games
+
+    def ready_line(self) -> str:
+        """What the person reads once every worker is ready: how many, and on which machines."""
+        hosts = Counter(strip_control(worker.host) for worker in self.workers)
+        named = ", ".join(f"{n} on {host}" for host, n in list(hosts.items())[:SHOWN_HOSTS])
+        more = f" and {len(hosts) - SHOWN_HOSTS} more machines" if len(hosts) > SHOWN_HOSTS else ""
+        count = len(self.workers)
+        return f"{count} Ray worker{'s' if count != 1 else ''} ready: {named}{more}"
 
     @property
     def showdown(self) -> str | None:

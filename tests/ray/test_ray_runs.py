@@ -7,6 +7,7 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -57,6 +58,7 @@ def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
     done = pokeview("run", str(config), "--db", str(there), "--ray", address)
     assert done.returncode == 0, done.stderr
     assert "6/6 games recorded" in done.stdout
+    assert "Ray worker" not in done.stderr  # (off a terminal: what stops a run is its one line)
     assert games(there) == games(here) and len(games(here)) == 6
     assert ratings(there, "on-ray") == ratings(here, "on-ray")
     # Each game is whole: its decisions and events came with it, and it replays.
@@ -192,4 +194,7 @@ def test_a_ray_run_on_a_terminal_leaves_no_stray_letters_after_its_last_line(tmp
     finally:
         shutil.rmtree(own, ignore_errors=True)
     assert code == 0 and "games recorded" in shown, shown[-500:]
+    # A terminal is told what is waited on while Ray starts, then that the workers are ready.
+    assert "starting the Ray workers on the cluster Ray finds" in shown
+    assert f"1 Ray worker ready: 1 on {socket.gethostname()}\r\n" in shown
     assert not re.search(r"(?<!\x1b)\[\d*m", shown), shown[-300:]
