@@ -42,13 +42,15 @@ class CountedCalls:
         return self.actor.play_many.remote(games)
 
 
-def play_on_one_worker(address: str, db: Path, games: list[tuple[GameOrder, GameOrder]]) -> Any:
+def play_on_one_worker(
+    address: str, db: Path, games: list[tuple[GameOrder, GameOrder]], *, models: bool = False
+) -> Any:
     """Each game (the order sent, the order its spec on the driver is made of) played at once
     on a one-worker cluster, as the engine starts them; the results (or errors) and call sizes."""
     from pokeview.tournament.ray_games import RayGames
 
     async def run() -> tuple[list[Any], list[int]]:
-        remote = await RayGames.start(address, workers=1)
+        remote = await RayGames.start(address, workers=1, models=models)
         sizes: list[int] = []
         remote.workers[0].actor = CountedCalls(remote.workers[0].actor, sizes)
         store = Store(db)
@@ -73,6 +75,18 @@ def test_bot_games_started_together_go_to_a_worker_four_to_a_call(address, tmp_p
     played, sizes = play_on_one_worker(address, tmp_path / "x.db", [(o, o) for o in orders])
     assert sizes == [4, 2]
     assert [r.status for r in played] == ["finished"] * 6
+    assert stored(tmp_path / "x.db") == sorted(r.game_id for r in played)
+
+
+def test_a_model_s_game_goes_to_a_worker_alone(address, tmp_path):
+    """A model's game takes minutes: it is not held back for the bot games sent with it, nor
+    they for it (here the stand-in model, on a loopback port of the worker's own)."""
+    orders = [order(0), order(1, p1="loopback"), order(2), order(3, p1="loopback")]
+    played, sizes = play_on_one_worker(
+        address, tmp_path / "x.db", [(o, o) for o in orders], models=True
+    )
+    assert sorted(sizes) == [1, 1, 2]
+    assert [r.status for r in played] == ["finished"] * 4
     assert stored(tmp_path / "x.db") == sorted(r.game_id for r in played)
 
 
