@@ -280,16 +280,16 @@ async def bridge_and_ray(
         remote = await RayGames.start(
             address, workers=args.ray_workers, models=args.ray_models, warm=first_game
         )
-    if shown.is_terminal:
-        shown.print(Text(remote.ready_line()))
-    bridge = Bridge()
     try:
-        yield bridge, remote
-    finally:
+        bridge = Bridge()
+        if shown.is_terminal:
+            shown.print(Text(remote.ready_line()))
         try:
-            await bridge.close()
+            yield bridge, remote
         finally:
-            remote.close()
+            await bridge.close()
+    finally:
+        remote.close()
 
 
 def played_again_note(remote: Any) -> str:

@@ -16,6 +16,7 @@ from pokeview.errors import PokeviewError
 from pokeview.players import make_player
 from pokeview.players.registry import imports_code
 from pokeview.players.server import ServerOptions
+from pokeview.sim.client import Bridge
 from pokeview.store.store import Store
 from pokeview.text import strip_control
 from pokeview.tournament.engine import (
@@ -198,7 +199,7 @@ def refuse_recorded_code(name: str, members: list[str], allowed: Collection[str]
 
 async def play_ladder(
     store: Store,
-    bridge: Any,
+    bridge: Bridge,
     name: str,
     *,
     budget_games: Any = None,
@@ -307,10 +308,12 @@ async def play_ladder(
                     refuse_recorded_code(name, members, allow_modules)
                     ladder.config["players"] = members
                     for p in members:
-                        described.setdefault(
-                            p, make_player(p, players_file, server=server).describe()
-                        )
-                    store.update_run(ladder.run_id, header=_header(ladder, bridge, described))
+                        if p not in described:  # (made only to be described)
+                            described[p] = make_player(p, players_file, server=server).describe()
+                    store.update_run(
+                        ladder.run_id,
+                        header=_header(ladder, showdown_played(bridge, remote), described),
+                    )
                 record = Record.read(store, ladder.run_id)
                 spent = budget_spend()
                 pending = pending_games(ladder, record)

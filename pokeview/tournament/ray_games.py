@@ -178,7 +178,8 @@ class RayGames:
         """What the person reads once every worker is ready: how many, and on which machines."""
         hosts = Counter(strip_control(worker.host) for worker in self.workers)
         named = ", ".join(f"{n} on {host}" for host, n in list(hosts.items())[:SHOWN_HOSTS])
-        more = f" and {len(hosts) - SHOWN_HOSTS} more machines" if len(hosts) > SHOWN_HOSTS else ""
+        left = len(hosts) - SHOWN_HOSTS
+        more = f" and {left} more machine{'s' if left != 1 else ''}" if left > 0 else ""
         count = len(self.workers)
         return f"{count} Ray worker{'s' if count != 1 else ''} ready: {named}{more}"
 

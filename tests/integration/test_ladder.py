@@ -277,6 +277,26 @@ async def test_a_dollar_budget_is_kept_and_the_spend_is_said_as_it_goes(
     assert any(line.startswith("  llm:paid: placed; cost per game $0.0") for line in lines)
 
 
+async def test_a_member_added_while_the_ladder_plays_joins_it_and_the_header_says_so(store, bridge):
+    """`ladder add` while `ladder play` runs: the new member joins at the next choice, and the
+    run's header names it (with the Showdown the games are played on)."""
+    ladder.create_ladder(store, "grow", anchors=["max-damage=1000"], turn_limit=30)
+    ladder.add_player(store, "grow", "heuristic")
+    before = set(ladder.load_ladder(store, "grow").members)
+
+    def said(line: str) -> None:
+        if line.startswith("game ") and MIDDLE not in ladder.load_ladder(store, "grow").members:
+            ladder.add_player(store, "grow", MIDDLE)  # (as another process would)
+
+    outcome = await ladder_play.play_ladder(
+        store, bridge, "grow", budget_games=8, say=said, allow_modules=[MIDDLE]
+    )
+    assert outcome.played == 8 and outcome.failed == 0
+    header = store.run(store.run("grow").id).header
+    assert MIDDLE not in before and set(header["players"]) == before | {MIDDLE}
+    assert header["showdown_version"] == bridge.showdown_version
+
+
 def test_every_built_in_stand_in_joins_a_ladder_with_no_players_file(tmp_path):
     """`llm:loopback-slow` (and the native-API stand-ins) are built in, as `llm:loopback` is:
     adding one to a ladder needs no players file."""

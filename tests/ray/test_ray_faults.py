@@ -152,6 +152,49 @@ def test_a_driver_without_node_plays_bots_on_the_cluster_and_stops_where_it_play
     assert not [r for r in caplog.records if "never retrieved" in r.getMessage()]
 
 
+def test_a_ladder_on_ray_starts_node_here_for_a_member_it_must_play_here(
+    tmp_path, address, monkeypatch
+):
+    """A ladder of bots on Ray plays nothing here; a model added while it plays (without
+    --ray-models) is played here, on this machine's Node, started for its first game: without
+    Node.js that stops the ladder in one line, and the games before it stay recorded."""
+    from pokeview.sim.client import Bridge
+    from pokeview.store.store import Store
+    from pokeview.tournament import ladder, ladder_play
+    from pokeview.tournament.ray_games import RayGames
+
+    path = f"{tmp_path / 'bin'}{os.pathsep}{os.path.dirname(sys.executable)}"
+    (tmp_path / "bin").mkdir()
+    store = Store(tmp_path / "x.db")
+    ladder.create_ladder(store, "grow", anchors=["max-damage=1000"], turn_limit=30)
+    ladder.add_player(store, "grow", "heuristic")
+
+    added: list[str] = []
+
+    def said(line: str) -> None:
+        if line.startswith("game ") and not added:
+            added.append(ladder.add_player(store, "grow", "loopback"))
+            monkeypatch.setenv("PATH", path)  # (the workers keep their own)
+
+    async def play() -> None:
+        remote = await RayGames.start(address, workers=1)
+        bridge = Bridge()
+        try:
+            await ladder_play.play_ladder(
+                store, bridge, "grow", budget_games=8, say=said, remote=remote
+            )
+        finally:
+            await bridge.close()
+            remote.close()
+
+    try:
+        with pytest.raises(PokeviewError, match="Node.js was not found on PATH"):
+            asyncio.run(play())
+        assert store.run_games(store.run("grow").id)  # the bot games before it are kept
+    finally:
+        store.close()
+
+
 def test_a_format_showdown_refuses_is_said_while_ray_starts_and_ray_is_shut_down(tmp_path, address):
     """The run's first game is started on each Ray worker as it comes up: a format Showdown
     refuses is one line, nothing recorded, and the Ray start shut down."""
