@@ -35,7 +35,6 @@ from pokeview.game.bridge import Start
 from pokeview.players.kinds import PlayerKind
 from pokeview.sim import install
 from pokeview.store.store import Store
-from pokeview.text import strip_control
 from pokeview.tournament.engine import kinds_of
 from pokeview.tournament.order import GameOrder
 from pokeview.tournament.ray_worker import Failed, GameWorker, Readiness, Shipped, first_line
@@ -175,8 +174,9 @@ class RayGames:
         return games
 
     def ready_line(self) -> str:
-        """What the person reads once every worker is ready: how many, and on which machines."""
-        hosts = Counter(strip_control(worker.host) for worker in self.workers)
+        """What the person reads once every worker is ready: how many, and on which machines
+        (as the workers name them: shown through the control-free console)."""
+        hosts = Counter(worker.host for worker in self.workers)
         named = ", ".join(f"{n} on {host}" for host, n in list(hosts.items())[:SHOWN_HOSTS])
         left = len(hosts) - SHOWN_HOSTS
         more = f" and {left} more machine{'s' if left != 1 else ''}" if left > 0 else ""

@@ -76,6 +76,12 @@ def ratings(db: Path, run: str) -> list[tuple]:
     ]
 
 
+def run_header(db: Path) -> dict:
+    """The header of the database's one run."""
+    with sqlite_file(db) as conn:
+        return json.loads(conn.execute("select header from runs").fetchone()[0])
+
+
 def recorded(db: Path) -> int:
     try:
         with sqlite_file(db) as conn:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import shutil
 import sys
@@ -13,6 +12,7 @@ import pytest
 
 from pokeview.errors import PokeviewError
 from tests.helpers import BOTS_RUN, free_port, one_clear_line, pokeview, sqlite_file
+from tests.ray.cluster import run_header
 
 
 def no_games(db) -> bool:
@@ -119,9 +119,7 @@ def test_a_driver_without_node_plays_bots_on_the_cluster_and_stops_where_it_play
     ran = pokeview("run", str(config), "--db", str(db), "--ray", address, env={"PATH": path})
     assert ran.returncode == 0, ran.stderr
     assert "18/18 games recorded" in ran.stdout
-    with sqlite_file(db) as conn:
-        header = json.loads(conn.execute("select header from runs").fetchone()[0])
-    assert header["showdown_version"] == install.pinned_showdown()
+    assert run_header(db)["showdown_version"] == install.pinned_showdown()
 
     config.write_text(BOTS_RUN.replace('"heuristic"]', '"loopback"]'))
     db = tmp_path / "model.db"

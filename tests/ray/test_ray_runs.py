@@ -3,7 +3,6 @@ here, one record on the driver, and nothing lost or doubled when a worker or the
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal
@@ -17,7 +16,7 @@ from pathlib import Path
 from pokeview.store import open_store
 from pokeview.tournament.ray_worker import SCRATCH
 from tests.helpers import pokeview, sqlite_file
-from tests.ray.cluster import games, ratings, recorded, worker_pids
+from tests.ray.cluster import games, ratings, recorded, run_header, worker_pids
 
 RUN = """
 name = "on-ray"
@@ -45,11 +44,6 @@ def wait_for(what, deadline: float) -> None:
         time.sleep(0.1)
 
 
-def header(db: Path) -> dict:
-    with sqlite_file(db) as conn:
-        return json.loads(conn.execute("select header from runs").fetchone()[0])
-
-
 def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
     config = tmp_path / "run.toml"
     config.write_text(RUN.format(pairs=3))
@@ -73,7 +67,7 @@ def test_a_run_on_ray_records_the_games_a_run_here_records(tmp_path, address):
     with sqlite_file(there) as conn:
         assert conn.execute("select count(distinct run_id) from games").fetchone()[0] == 1
         assert conn.execute("select count(*) from decisions").fetchone()[0] == 0  # compacted
-    assert header(there)["showdown_version"] == header(here)["showdown_version"] is not None
+    assert run_header(there)["showdown_version"] == run_header(here)["showdown_version"] is not None
     again = pokeview("run", str(config), "--db", str(there), "--ray", address)
     assert "(0 now" in again.stdout and len(games(there)) == 6  # resumed: nothing doubled
 

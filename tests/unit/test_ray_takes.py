@@ -34,3 +34,17 @@ def test_this_machine_plays_only_the_games_the_cluster_does_not_take():
     assert plays_here(bots_only, with_model)
     assert not plays_here(with_models, with_model)
     assert plays_here(None, bots)
+
+
+def test_the_ready_line_counts_the_workers_by_machine():
+    from pokeview.tournament.ray_games import _Worker
+
+    def line(*hosts: str) -> str:
+        return RayGames(None, [_Worker(None, h) for h in hosts], models=False).ready_line()
+
+    assert line("a") == "1 Ray worker ready: 1 on a"
+    assert line("a", "b", "a") == "3 Ray workers ready: 2 on a, 1 on b"
+    assert (
+        line("a", "b", "c", "d") == "4 Ray workers ready: 1 on a, 1 on b, 1 on c and 1 more machine"
+    )
+    assert line(*"abcde").endswith("1 on c and 2 more machines")
