@@ -9,7 +9,10 @@ alone. Two parts:
   each round's ratio is of two runs side by side, and the target is read on their median), then
   once on 1 worker; long enough that starting Ray's workers (about a second, once) is not most
   of it;
-- faults: a 200-game run without Ray, on 2 workers, and on 2 with a worker process killed twice.
+- faults: a 200-game run without Ray, on 2 workers, and on 2 with a worker process killed twice;
+- the same long rounds and the killed worker again on a pool of 2 workers kept by
+  `pokeview ray-pool` (started once before them, as a person keeps one between runs), which a
+  run finds instead of starting its own.
 
 For each: games per second (over the whole command, and between the first and the last game
 recorded, which leaves out starting), the seconds of starting and stopping, the machine's load
@@ -98,6 +101,17 @@ def _seconds(stamp: str) -> float:
     return datetime.fromisoformat(stamp).timestamp()
 
 
+def pool(action: str, *more: str) -> None:
+    """`pokeview ray-pool ACTION ...`, which must succeed."""
+    out = subprocess.run(
+        [sys.executable, "-m", "pokeview", "ray-pool", action, *more],
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"pokeview ray-pool {action} failed: {out.stderr.strip()}")
+
+
 def verified(db: Path) -> str:
     out = subprocess.run(
         [sys.executable, "-m", "pokeview", "verify", "--all", "--quiet", "--db", str(db)],
@@ -117,15 +131,17 @@ def write_config(path: Path, name: str, pairs: int, args: argparse.Namespace) ->
 
 
 def long_round(
-    n: int, config: Path, work: Path, ray: tuple[str, ...]
+    n: int, config: Path, work: Path, ray: tuple[str, ...], *, kept: bool = False
 ) -> list[tuple[Measured, str]]:
     """Round `n` of the long run: without Ray, then on 2 workers (the other way round in odd
-    rounds, so that neither always comes first), and in round 0 on 1 worker between them."""
+    rounds, so that neither always comes first), and in round 0 on 1 worker between them; or,
+    `kept`, without Ray and on the pool's 2 workers."""
+    two = "Ray, 2 kept workers" if kept else "Ray, 2 workers"
     plan: list[tuple[str, str, tuple[str, ...]]] = [
-        ("without Ray", f"long-here-{n}", ()),
-        ("Ray, 2 workers", f"long-two-{n}", (*ray, "2")),
+        ("without Ray", f"{'kept' if kept else 'long'}-here-{n}", ()),
+        (two, f"{'kept' if kept else 'long'}-two-{n}", (*ray, "2")),
     ]
-    if n == 0:
+    if n == 0 and not kept:
         plan.insert(1, ("Ray, 1 worker", "long-one", (*ray, "1")))
     done = {
         db: run(f"{what} ({n + 1})", config, work / f"{db}.db", *more)
@@ -179,6 +195,26 @@ def main() -> None:
                 "killed",
             ),
         ]
+        pool("start", address, "--workers", "2")
+        try:
+            pooled = [long_round(n, long, work, ray, kept=True) for n in range(args.rounds)]
+            faults.append(
+                (
+                    run(
+                        "Ray, 2 kept workers, one killed twice",
+                        short,
+                        work / "killed-kept.db",
+                        *ray,
+                        "2",
+                        kill=2,
+                        total=args.pairs * 2,
+                        cluster=cluster,
+                    ),
+                    "killed-kept",
+                )
+            )
+        finally:
+            pool("stop", address)
     finally:
         cluster.shutdown()
     print(
@@ -189,6 +225,9 @@ def main() -> None:
     groups = [
         (f"overhead and scaling: {args.overhead_pairs * 2} games, round {n + 1}", r)
         for n, r in enumerate(rounds)
+    ] + [
+        (f"on a kept pool (`pokeview ray-pool`): {args.overhead_pairs * 2} games, round {n + 1}", r)
+        for n, r in enumerate(pooled)
     ]
     for title, results in (*groups, (f"a worker killed: {args.pairs * 2} games", faults)):
         print(f"\n{title}")
@@ -216,13 +255,15 @@ def main() -> None:
             if "started again" in m.said:
                 print(f"{'':<34} {m.said.rsplit('; ', 1)[-1]}")
     ratios = sorted(r[-1][0].rate / r[0][0].rate for r in rounds)
+    kept = sorted(r[-1][0].rate / r[0][0].rate for r in pooled)
     short_ratio = faults[1][0].rate / faults[0][0].rate
     print(
         f"\ntarget: Ray at 2 workers ≥ {TARGET_OVERHEAD}× without Ray: "
         f"{statistics.median(ratios):.2f} over {args.overhead_pairs * 2} games, the median of "
-        f"{len(ratios)} rounds ({', '.join(f'{r:.2f}' for r in ratios)}); {short_ratio:.2f} "
-        f"over {args.pairs * 2}, where starting Ray weighs more; scaling from 1 worker to 2 "
-        f"(round 1): {rounds[0][2][0].rate / rounds[0][1][0].rate:.2f}×"
+        f"{len(ratios)} rounds ({', '.join(f'{r:.2f}' for r in ratios)}); on a kept pool "
+        f"{statistics.median(kept):.2f} ({', '.join(f'{r:.2f}' for r in kept)}); "
+        f"{short_ratio:.2f} over {args.pairs * 2}, where starting Ray weighs more; scaling "
+        f"from 1 worker to 2 (round 1): {rounds[0][2][0].rate / rounds[0][1][0].rate:.2f}×"
     )
 
 

@@ -13,7 +13,17 @@ from collections.abc import Callable, Sequence
 
 from pokeview import __version__
 from pokeview.battle import later
-from pokeview.cli import database, exchange, games, ladder, players, runs, schema, setup
+from pokeview.cli import (
+    database,
+    exchange,
+    games,
+    ladder,
+    players,
+    ray_pool,
+    runs,
+    schema,
+    setup,
+)
 from pokeview.cli.common import DB_HELP, Commands, Stopped
 from pokeview.errors import PokeviewError
 from pokeview.terminal import control_free_output
@@ -28,6 +38,7 @@ COMMANDS: tuple[Callable[[Commands], None], ...] = (
     runs.add_runs,
     runs.add_ratings,
     ladder.add_ladder,
+    ray_pool.add_ray_pool,
     runs.add_report,
     runs.add_site,
     games.add_watch,

@@ -48,6 +48,8 @@ INSTALL = "pip install 'pokeview[ray]'"
 # out); more would hold a game's answer back longer for the longest game beside it.
 BATCH = 4
 SHOWN_HOSTS = 3  # machines named when the workers are ready
+NAMESPACE = "pokeview"  # Ray's namespace of pokeview's drivers, and of the pool's named workers
+POOL_PREFIX = "worker-"  # a pool's workers are worker-0, worker-1, ...
 
 
 _Waiting = tuple[GameOrder, tuple[str, str] | None, "asyncio.Future[Shipped | Failed]"]
@@ -79,6 +81,52 @@ def _no_reset_at_exit() -> None:
         atexit.unregister(colorama.reset_all)
 
 
+def join(address: str | None) -> Any:
+    """Ray, joined to the cluster at `address` (None: Ray's own choice) in pokeview's
+    namespace, or one line saying why not."""
+    named = address if address and address != "auto" else os.environ.get("RAY_ADDRESS")
+    # (Ray checks a ray:// address, Ray Client's, and its own words "auto" and "local")
+    if named and "://" not in named and named not in ("auto", "local"):
+        _answers(named)
+        if _on_loopback(named):
+            # Ray rewrites a loopback address to this machine's own, where a cluster
+            # started on 127.0.0.1 does not listen; this switch keeps the driver on loopback.
+            os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+    ray = _ray()
+    stop = signal.getsignal(signal.SIGTERM)
+    try:
+        ray.init(
+            address=address,
+            namespace=NAMESPACE,
+            logging_level=logging.ERROR,
+            log_to_driver=False,
+            include_dashboard=False,
+            configure_logging=True,
+        )
+    except (OSError, RuntimeError, ValueError) as exc:  # (a socket path too long, say)
+        raise PokeviewError(
+            f"cannot start or join the Ray cluster at {address or 'auto'}: {first_line(exc)}"
+        ) from None
+    finally:
+        if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
+            signal.signal(signal.SIGTERM, stop)
+        _no_reset_at_exit()
+    return ray
+
+
+def worker_actor(ray: Any) -> Any:
+    """`GameWorker` as Ray's actor class: a CPU each, started again by Ray when it dies."""
+    return ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(GameWorker)
+
+
+def pooled(ray: Any) -> list[Any]:
+    """The workers `pokeview ray-pool` keeps on the cluster (detached, named in pokeview's
+    namespace), in the order of their names."""
+    names = [n for n in ray.util.list_named_actors() if n.startswith(POOL_PREFIX)]
+    names.sort(key=lambda n: (len(n), n))  # worker-2 before worker-10
+    return [ray.get_actor(n) for n in names]
+
+
 def _answers(address: str) -> None:
     """One clear line when nothing listens at a cluster's address (Ray itself would retry for
     minutes)."""
@@ -102,13 +150,22 @@ def _on_loopback(address: str) -> bool:
         return False
 
 
+def placed(hosts: list[str]) -> str:
+    """How many workers are on each machine: '2 on vm, 1 on gpu-3 and 4 more machines'."""
+    count = Counter(hosts)
+    named = ", ".join(f"{n} on {host}" for host, n in list(count.items())[:SHOWN_HOSTS])
+    left = len(count) - SHOWN_HOSTS
+    return named + (f" and {left} more machine{'s' if left != 1 else ''}" if left > 0 else "")
+
+
 class RayGames:
     """The cluster as a remote of the engine (`tournament.engine.Remote`)."""
 
-    def __init__(self, ray: Any, workers: list[_Worker], *, models: bool) -> None:
+    def __init__(self, ray: Any, workers: list[_Worker], *, models: bool, kept: int = 0) -> None:
         self.ray = ray
         self.workers = workers
         self.models = models
+        self.kept = kept  # of `workers`, the first are the pool's: they outlive the run
         self.players_files: dict[str, tuple[str, str] | None] = {}
         self.played_again = 0  # games started again on another worker (one died under them)
         self.calls: set[asyncio.Task[None]] = set()  # answers awaited from the workers
@@ -124,48 +181,27 @@ class RayGames:
         warm: Start | None = None,
     ) -> RayGames:
         """Join the cluster at `address` (None: Ray's own choice: RAY_ADDRESS, a cluster
-        started on this machine with `ray start`, or a new one here), start `workers` actors
-        (default: one per CPU of the cluster) and ask each whether it can play (each warms its
-        simulator with `warm`, the run's first game). Anything that stops it is one line,
-        before a game is played."""
-        named = address if address and address != "auto" else os.environ.get("RAY_ADDRESS")
-        # (Ray checks a ray:// address, Ray Client's, and its own words "auto" and "local")
-        if named and "://" not in named and named not in ("auto", "local"):
-            _answers(named)
-            if _on_loopback(named):
-                # Ray rewrites a loopback address to this machine's own, where a cluster
-                # started on 127.0.0.1 does not listen; this switch keeps the driver on loopback.
-                os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
-        ray = _ray()
-        stop = signal.getsignal(signal.SIGTERM)
+        started on this machine with `ray start`, or a new one here), take `workers` workers
+        (default: the pool's if `pokeview ray-pool` keeps one there, else one per CPU of the
+        cluster), the pool's first and actors started for this run for the rest, and ask each
+        whether it can play (each warms its simulator with `warm`, the run's first game).
+        Anything that stops it is one line, before a game is played."""
+        ray = join(address)
         try:
-            ray.init(
-                address=address,
-                logging_level=logging.ERROR,
-                log_to_driver=False,
-                include_dashboard=False,
-                configure_logging=True,
-            )
-        except (OSError, RuntimeError, ValueError) as exc:  # (a socket path too long, say)
-            raise PokeviewError(
-                f"cannot start or join the Ray cluster at {address or 'auto'}: {first_line(exc)}"
-            ) from None
-        finally:
-            if stop is not None:  # Ray's own would exit at once: a run stops as pokeview's does
-                signal.signal(signal.SIGTERM, stop)
-            _no_reset_at_exit()
-        try:
-            count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-            actor = ray.remote(num_cpus=1, max_restarts=-1, max_task_retries=0)(GameWorker)
+            kept = [] if worker_env else pooled(ray)  # (a pool's workers have their own env)
+            count = workers or len(kept) or max(1, int(ray.cluster_resources().get("CPU", 1)))
+            kept = kept[:count]
             options: dict[str, Any] = {"scheduling_strategy": "SPREAD"}
             if worker_env:
                 options["runtime_env"] = {"env_vars": worker_env}
-            actors = [actor.options(**options).remote() for _ in range(count)]
-            said = await _ready(ray, actors, warm)
+            more = count - len(kept)
+            actors = kept + [worker_actor(ray).options(**options).remote() for _ in range(more)]
+            said = await ask_ready(ray, actors, warm)
             games = cls(
                 ray,
                 [_Worker(a, r.host, r.showdown) for a, r in zip(actors, said, strict=True)],
                 models=models,
+                kept=len(kept),
             )
             games.same_showdown(install.pinned_showdown())
         except BaseException:
@@ -176,12 +212,10 @@ class RayGames:
     def ready_line(self) -> str:
         """What the person reads once every worker is ready: how many, and on which machines
         (as the workers name them: shown through the control-free console)."""
-        hosts = Counter(worker.host for worker in self.workers)
-        named = ", ".join(f"{n} on {host}" for host, n in list(hosts.items())[:SHOWN_HOSTS])
-        left = len(hosts) - SHOWN_HOSTS
-        more = f" and {left} more machine{'s' if left != 1 else ''}" if left > 0 else ""
         count = len(self.workers)
-        return f"{count} Ray worker{'s' if count != 1 else ''} ready: {named}{more}"
+        kept = f" ({self.kept} kept by `pokeview ray-pool`)" if self.kept else ""
+        where = placed([worker.host for worker in self.workers])
+        return f"{count} Ray worker{'s' if count != 1 else ''} ready{kept}: {where}"
 
     @property
     def showdown(self) -> str | None:
@@ -307,7 +341,7 @@ async def _deliver(actor: Any, games: list[_Waiting]) -> None:
             sent.set_result(outcome)
 
 
-async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
+async def ask_ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
     asking = asyncio.gather(*(a.ready.remote(warm) for a in actors))
     # A start cancelled while it waits (Ctrl-C, SIGTERM) reads the answers' error
     # here: asyncio would print it as never retrieved, a traceback under the one clean line.
@@ -327,7 +361,8 @@ async def _ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readin
         if ready.pokeview != __version__:
             raise PokeviewError(
                 f"the Ray worker on {ready.host} has pokeview {ready.pokeview}, this machine "
-                f"{__version__}: install the same version on every node"
+                f"{__version__}: install the same version on every node (and start a pool "
+                "kept by `pokeview ray-pool` again)"
             )
     return said
 

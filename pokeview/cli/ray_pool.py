@@ -1,0 +1,53 @@
+"""`ray-pool start | status | stop`: pokeview's Ray workers kept warm on a cluster."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+
+from pokeview.cli.common import Commands, in_range
+
+ADDRESS_HELP = (
+    "the Ray cluster (HOST:PORT; default: RAY_ADDRESS, or the cluster started here with "
+    "`ray start`): it must outlive the pool"
+)
+
+
+def add_ray_pool(commands: Commands) -> None:
+    p = commands.add(
+        "ray-pool",
+        cmd_ray_pool,
+        "keep pokeview's Ray workers warm on a cluster, so that runs with --ray start at once",
+    )
+    common = commands.common
+    sub = p.add_subparsers(dest="pool_command", metavar="ACTION", required=True)
+    sp = sub.add_parser(
+        "start",
+        parents=[common],
+        help="keep workers on a Ray cluster, which every run with --ray there plays on (each "
+        "holds a CPU until stopped)",
+    )
+    sp.add_argument("address", nargs="?", metavar="ADDRESS", help=ADDRESS_HELP)
+    sp.add_argument(
+        "--workers", type=int, metavar="N", help="workers to keep (default: one per cluster CPU)"
+    )
+    for action, help in (
+        ("status", "how many workers the cluster keeps, and where"),
+        ("stop", "stop the kept workers (a run playing on them stops with them)"),
+    ):
+        sp = sub.add_parser(action, parents=[common], help=help)
+        sp.add_argument("address", nargs="?", metavar="ADDRESS", help=ADDRESS_HELP)
+
+
+def cmd_ray_pool(args: argparse.Namespace) -> int:
+    from pokeview.tournament import ray_pool
+
+    if args.pool_command == "start":
+        in_range("--workers", args.workers, (1, 10_000))
+        said = asyncio.run(ray_pool.start_pool(args.address, args.workers))
+    elif args.pool_command == "status":
+        said = asyncio.run(ray_pool.pool_status(args.address))
+    else:
+        said = asyncio.run(ray_pool.stop_pool(args.address))
+    print(said)
+    return 0

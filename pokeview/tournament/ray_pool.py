@@ -1,0 +1,92 @@
+"""`pokeview ray-pool`: pokeview's Ray workers kept warm on a cluster between runs.
+
+A run with --ray starts its own workers (each a Python process with Ray, pokeview and a Node
+host) and they end with it: about 1.5 s of every run's start on a cluster at hand, more on a
+cold one. A pool keeps them: detached actors named `worker-N` in pokeview's namespace, which
+every run on the cluster finds and plays on (`ray_games.pooled`) and leaves running. Each holds a
+CPU of the cluster while no run plays, until `pokeview ray-pool stop`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from pokeview.errors import PokeviewError
+from pokeview.tournament.ray_games import (
+    POOL_PREFIX,
+    ask_ready,
+    join,
+    placed,
+    pooled,
+    worker_actor,
+)
+
+CLOSE_SECONDS = 30.0  # for a pool's workers to stop their Node hosts before they are killed
+
+
+async def start_pool(address: str | None, workers: int | None) -> str:
+    """Start `workers` kept workers (default: one per CPU of the cluster) and wait until each
+    can play; what is ready, in one line. The cluster must outlive this command: one Ray
+    would start here for it alone ends with it, so only a running cluster is joined."""
+    ray = join(address or "auto")
+    try:
+        if kept := pooled(ray):
+            raise PokeviewError(
+                f"the cluster keeps {len(kept)} pokeview workers already: "
+                "`pokeview ray-pool stop` first"
+            )
+        count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        actors = [
+            worker_actor(ray)
+            .options(name=f"{POOL_PREFIX}{n}", lifetime="detached", scheduling_strategy="SPREAD")
+            .remote()
+            for n in range(count)
+        ]
+        try:
+            said = await ask_ready(ray, actors, None)
+        except BaseException:
+            for actor in actors:
+                ray.kill(actor)
+            raise
+        where = placed([r.host for r in said])
+        return (
+            f"{_workers(count)} kept on the cluster ({where}): every run with --ray there plays "
+            "on them, until `pokeview ray-pool stop`"
+        )
+    finally:
+        ray.shutdown()
+
+
+async def pool_status(address: str | None) -> str:
+    """How many workers the cluster keeps and on which machines, or that it keeps none."""
+    ray = join(address or "auto")
+    try:
+        kept = pooled(ray)
+        if not kept:
+            return "the cluster keeps no pokeview workers (`pokeview ray-pool start` keeps some)"
+        where = placed([r.host for r in await ask_ready(ray, kept, None)])
+        return f"the cluster keeps {_workers(len(kept))}, ready ({where})"
+    finally:
+        ray.shutdown()
+
+
+async def stop_pool(address: str | None) -> str:
+    """Stop the kept workers: each closes its Node host and scratch folder, then goes."""
+    ray = join(address or "auto")
+    try:
+        kept = pooled(ray)
+        if not kept:
+            return "the cluster keeps no pokeview workers"
+        closing = asyncio.gather(*(a.close.remote() for a in kept), return_exceptions=True)
+        with contextlib.suppress(TimeoutError):  # (a worker busy or gone: killed all the same)
+            await asyncio.wait_for(closing, CLOSE_SECONDS)
+        for actor in kept:
+            ray.kill(actor)
+        return f"stopped {_workers(len(kept))}"
+    finally:
+        ray.shutdown()
+
+
+def _workers(count: int) -> str:
+    return f"{count} pokeview worker{'s' if count != 1 else ''}"
