@@ -237,7 +237,10 @@ def add_ray_options(p: argparse.ArgumentParser) -> None:
         "started here with `ray start`, or a new one here); the record stays on this machine",
     )
     p.add_argument(
-        "--ray-workers", type=int, metavar="N", help="Ray workers (default: one per cluster CPU)"
+        "--ray-workers",
+        type=int,
+        metavar="N",
+        help="Ray workers (default: those `pokeview ray-pool` keeps, else one per cluster CPU)",
     )
     p.add_argument(
         "--ray-models",

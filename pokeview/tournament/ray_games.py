@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import dataclasses
 import ipaddress
 import logging
@@ -124,7 +125,11 @@ def pooled(ray: Any) -> list[Any]:
     namespace), in the order of their names."""
     names = [n for n in ray.util.list_named_actors() if n.startswith(POOL_PREFIX)]
     names.sort(key=lambda n: (len(n), n))  # worker-2 before worker-10
-    return [ray.get_actor(n) for n in names]
+    found = []
+    for name in names:
+        with contextlib.suppress(ValueError):  # (stopped since it was listed)
+            found.append(ray.get_actor(name))
+    return found
 
 
 def _answers(address: str) -> None:
@@ -169,6 +174,7 @@ class RayGames:
         self.players_files: dict[str, tuple[str, str] | None] = {}
         self.played_again = 0  # games started again on another worker (one died under them)
         self.calls: set[asyncio.Task[None]] = set()  # answers awaited from the workers
+        self.sent: set[Any] = set()  # their calls (Ray's object refs), to cancel at a stop
 
     @classmethod
     async def start(
@@ -195,8 +201,15 @@ class RayGames:
             if worker_env:
                 options["runtime_env"] = {"env_vars": worker_env}
             more = count - len(kept)
+            free = int(ray.available_resources().get("CPU", 0))
+            if kept and more > free:  # (the pool holds its CPUs: Ray would wait for ever)
+                raise PokeviewError(
+                    f"--ray-workers {count}: `pokeview ray-pool` keeps {len(kept)} workers on the "
+                    f"cluster and it has {free} free CPUs for the {more} more: ask for "
+                    f"{len(kept) + free} or fewer, or stop the pool"
+                )
             actors = kept + [worker_actor(ray).options(**options).remote() for _ in range(more)]
-            said = await ask_ready(ray, actors, warm)
+            said = await ask_ready(ray, actors, warm, kept=len(kept))
             games = cls(
                 ray,
                 [_Worker(a, r.host, r.showdown) for a, r in zip(actors, said, strict=True)],
@@ -296,7 +309,7 @@ class RayGames:
             self._call(worker, waiting)
 
     def _call(self, worker: _Worker, games: list[_Waiting]) -> None:
-        task = asyncio.ensure_future(_deliver(worker.actor, games))
+        task = asyncio.ensure_future(_deliver(worker.actor, games, self.sent))
         self.calls.add(task)
         task.add_done_callback(self.calls.discard)
 
@@ -317,18 +330,26 @@ class RayGames:
         return self.players_files[path]
 
     def close(self) -> None:
+        # The run stopped: its games in flight go with it, on the workers too (a pool's
+        # would play on for nobody, a model's calling its API for minutes).
+        for ref in self.sent:
+            with contextlib.suppress(Exception):  # (done, or its worker gone)
+                self.ray.cancel(ref)
         for task in self.calls:
-            task.cancel()  # (the run stopped: its games in flight go with it)
+            task.cancel()
         self.ray.shutdown()
 
 
-async def _deliver(actor: Any, games: list[_Waiting]) -> None:
+async def _deliver(actor: Any, games: list[_Waiting], calls: set[Any]) -> None:
     """A call's answers to its games, or what stopped the call (Ray's, sending it or on the
-    worker) to each of them."""
+    worker) to each of them; the call is in `calls` while it is awaited."""
     try:
-        outcomes: list[Shipped | Failed] = await actor.play_many.remote(
-            [(order, players) for order, players, _ in games]
-        )
+        ref = actor.play_many.remote([(order, players) for order, players, _ in games])
+        calls.add(ref)
+        try:
+            outcomes: list[Shipped | Failed] = await ref
+        finally:
+            calls.discard(ref)
         if len(outcomes) != len(games):
             raise PokeviewError(f"a Ray worker answered {len(outcomes)} games of {len(games)}")
     except Exception as exc:
@@ -341,30 +362,58 @@ async def _deliver(actor: Any, games: list[_Waiting]) -> None:
             sent.set_result(outcome)
 
 
-async def ask_ready(ray: Any, actors: list[Any], warm: Start | None) -> list[Readiness]:
-    asking = asyncio.gather(*(a.ready.remote(warm) for a in actors))
+async def ask_ready(
+    ray: Any, actors: list[Any], warm: Start | None, *, kept: int = 0
+) -> list[Readiness]:
+    """Each worker's answer to `ready(warm)`, once each has said it runs this pokeview; one
+    line for the first that cannot play. The first `kept` are a pool's."""
+    versions: list[tuple[str, str]] = await _answered(
+        ray, [a.version.remote() for a in actors], kept
+    )
+    for n, (host, version) in enumerate(versions):
+        if version != __version__:
+            again = " (the pool's: `pokeview ray-pool stop`, then `start`)" if n < kept else ""
+            raise PokeviewError(
+                f"the Ray worker on {host} has pokeview {version}, this machine {__version__}: "
+                f"install the same version on every node{again}"
+            )
+    said: list[Readiness] = await _answered(ray, [a.ready.remote(warm) for a in actors], kept)
+    for ready in said:
+        if ready.problem:
+            raise PokeviewError(f"the Ray worker on {ready.host} cannot play: {ready.problem}")
+    return said
+
+
+async def _answered(ray: Any, refs: list[Any], kept: int) -> list[Any]:
+    """The workers' answers to one call each, within READY_SECONDS, or one line saying which
+    did not answer (the first `kept` refs are a pool's workers') or why not."""
+    asking = asyncio.gather(*refs)
     # A start cancelled while it waits (Ctrl-C, SIGTERM) reads the answers' error
     # here: asyncio would print it as never retrieved, a traceback under the one clean line.
     asking.add_done_callback(lambda done: done.cancelled() or done.exception())
     try:
-        said: list[Readiness] = await asyncio.wait_for(asking, READY_SECONDS)
+        return await asyncio.wait_for(asking, READY_SECONDS)
     except TimeoutError:
+        _, waiting = ray.wait(refs, num_returns=len(refs), timeout=0)
+        late = {ref.hex() for ref in waiting}
+        late_kept = sum(ref.hex() in late for ref in refs[:kept])
+        why = []
+        if len(late) > late_kept:
+            why.append(
+                f"does the cluster have {len(late) - late_kept} free CPUs, and pokeview "
+                f"({INSTALL}) on every node?"
+            )
+        if late_kept:
+            why.append(
+                f"{late_kept} of them kept by `pokeview ray-pool`: is a machine of theirs gone? "
+                "(`pokeview ray-pool stop`, then `start`)"
+            )
         raise PokeviewError(
-            f"the Ray workers did not start within {READY_SECONDS:.0f} s: does the cluster have "
-            f"{len(actors)} free CPUs, and pokeview ({INSTALL}) on every node?"
+            f"{len(late)} of {len(refs)} Ray workers did not start within "
+            f"{READY_SECONDS:.0f} s: {'; '.join(why)}"
         ) from None
     except ray.exceptions.RayError as exc:
         raise PokeviewError(f"a Ray worker could not start: {first_line(exc)}") from None
-    for ready in said:
-        if ready.problem:
-            raise PokeviewError(f"the Ray worker on {ready.host} cannot play: {ready.problem}")
-        if ready.pokeview != __version__:
-            raise PokeviewError(
-                f"the Ray worker on {ready.host} has pokeview {ready.pokeview}, this machine "
-                f"{__version__}: install the same version on every node (and start a pool "
-                "kept by `pokeview ray-pool` again)"
-            )
-    return said
 
 
 def _store(shipped: Shipped, order: GameOrder, store: Store) -> GameResult:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from typing import Any
 
 from pokeview.errors import PokeviewError
 from pokeview.tournament.ray_games import (
@@ -36,18 +37,31 @@ async def start_pool(address: str | None, workers: int | None) -> str:
                 f"the cluster keeps {len(kept)} pokeview workers already: "
                 "`pokeview ray-pool stop` first"
             )
-        count = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
-        actors = [
-            worker_actor(ray)
-            .options(name=f"{POOL_PREFIX}{n}", lifetime="detached", scheduling_strategy="SPREAD")
-            .remote()
-            for n in range(count)
-        ]
+        free = int(ray.available_resources().get("CPU", 0))
+        count = workers or free
+        if not count or count > free:
+            raise PokeviewError(
+                f"the cluster has {free} free CPUs for {count or 1} workers: a run may be "
+                "playing there, or ask for fewer (--workers)"
+            )
+        actors: list[Any] = []
         try:
+            for n in range(count):
+                actors.append(
+                    worker_actor(ray)
+                    .options(
+                        name=f"{POOL_PREFIX}{n}", lifetime="detached", scheduling_strategy="SPREAD"
+                    )
+                    .remote()
+                )
             said = await ask_ready(ray, actors, None)
-        except BaseException:
+        except BaseException as exc:
             for actor in actors:
                 ray.kill(actor)
+            if isinstance(exc, ValueError):  # (Ray's: the name is taken, since it was looked up)
+                raise PokeviewError(
+                    "another `pokeview ray-pool start` is starting a pool on this cluster"
+                ) from None
             raise
         where = placed([r.host for r in said])
         return (
@@ -65,7 +79,7 @@ async def pool_status(address: str | None) -> str:
         kept = pooled(ray)
         if not kept:
             return "the cluster keeps no pokeview workers (`pokeview ray-pool start` keeps some)"
-        where = placed([r.host for r in await ask_ready(ray, kept, None)])
+        where = placed([r.host for r in await ask_ready(ray, kept, None, kept=len(kept))])
         return f"the cluster keeps {_workers(len(kept))}, ready ({where})"
     finally:
         ray.shutdown()

@@ -95,6 +95,12 @@ class GameWorker:
         self.store: Store | None = None
         self.bridge = Bridge(hosts=1)  # one core per worker: Ray spreads the workers
         self.players_files: dict[str, Path] = {}
+        self.closed = False  # `pokeview ray-pool stop` came: games still sent are refused
+
+    async def version(self) -> tuple[str, str]:
+        """Where this worker is and its pokeview version, in plain strings: asked before
+        anything of pokeview's own types is sent, which another version may not read."""
+        return self.host, __version__
 
     async def ready(self, warm: Start | None = None) -> Readiness:
         """Node and the pinned Showdown checked here, and the bridge started (and warmed with
@@ -131,6 +137,8 @@ class GameWorker:
 
     async def play(self, order: GameOrder, players: tuple[str, str] | None) -> Shipped:
         """Play the game of `order` here and send it back whole; nothing of it stays."""
+        if self.closed:
+            raise PokeviewError("the worker was stopped (`pokeview ray-pool stop`)")
         if not self.bridge.running:
             await self.bridge.start()
         if self.store is None:
@@ -158,6 +166,7 @@ class GameWorker:
         return str(path)
 
     async def close(self) -> None:
+        self.closed = True
         await self.bridge.close()
         if self.store is not None:
             self.store.close()

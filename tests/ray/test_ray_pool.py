@@ -4,12 +4,18 @@ stopped."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import signal
+import subprocess
+import sys
 import time
 
+import pytest
+
+from pokeview.errors import PokeviewError
 from tests.helpers import pokeview
-from tests.ray.cluster import games, ratings, worker_pids
+from tests.ray.cluster import games, ratings, recorded, worker_pids
 
 RUN = """
 name = "pooled"
@@ -45,6 +51,18 @@ def test_a_kept_pool_plays_every_run_on_its_workers_until_stopped(tmp_path, addr
             assert ratings(db, "pooled") == ratings(here, "pooled")
             # The pool's own processes played it, and are still there for the next run.
             assert sorted(worker_pids(cluster)) == kept
+        # Fewer workers than the pool keeps: its first; more than it and the free CPUs: one
+        # line at once (Ray would wait for CPUs the pool holds).
+        db = tmp_path / "one.db"
+        one = pokeview("run", str(config), "--db", str(db), "--ray", address, "--ray-workers", "1")
+        assert one.returncode == 0, one.stderr
+        assert games(db) == games(here)
+        over = pokeview("run", str(config), "--db", str(db), "--ray", address, "--ray-workers", "3")
+        assert over.returncode == 2
+        assert over.stderr.endswith(
+            "pokeview: error: --ray-workers 3: `pokeview ray-pool` keeps 2 workers on the cluster "
+            "and it has 0 free CPUs for the 1 more: ask for 2 or fewer, or stop the pool\n"
+        )
         # A kept worker that died between runs is started again by Ray: the next run loses
         # nothing, and the pool is whole again.
         os.kill(kept[0], signal.SIGKILL)
@@ -67,6 +85,73 @@ def test_a_kept_pool_plays_every_run_on_its_workers_until_stopped(tmp_path, addr
     db = tmp_path / "unpooled.db"
     assert pokeview("run", str(config), "--db", str(db), "--ray", address).returncode == 0
     assert games(db) == games(here)
+
+
+def test_a_run_playing_on_a_pool_that_is_stopped_stops_and_resumes_without_it(
+    tmp_path, address, cluster
+):
+    config = tmp_path / "run.toml"
+    config.write_text(RUN.replace("pairs = 3", "pairs = 40"))
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    assert pokeview("run", str(config), "--db", str(here)).returncode == 0
+    started = pokeview("ray-pool", "start", address)
+    assert started.returncode == 0, started.stderr
+    try:
+        run = subprocess.Popen(
+            [sys.executable, "-m", "pokeview", "run", str(config), "--db", str(there)]
+            + ["--ray", address],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while recorded(there) < 4:
+            assert run.poll() is None and time.monotonic() < deadline
+            time.sleep(0.05)
+    finally:
+        stopped = pokeview("ray-pool", "stop", address)
+    assert stopped.returncode == 0, stopped.stderr
+    _, said = run.communicate(timeout=120)
+    assert run.returncode == 2
+    last = said.strip().splitlines()[-1]
+    assert last.startswith("pokeview: error: ") and "Traceback" not in said
+    # (the worker refuses the game it is sent once stopped; if Ray's kill came first, it died)
+    assert "the worker was stopped (`pokeview ray-pool stop`)" in last or "died" in last
+    assert recorded(there) < 80
+    # Started again, the run plays the rest on workers of its own, and the record is whole.
+    again = pokeview("run", str(config), "--db", str(there), "--ray", address)
+    assert again.returncode == 0, again.stderr
+    assert games(there) == games(here) and len(games(here)) == 80
+
+
+def test_a_kept_worker_that_cannot_start_is_named_when_the_wait_ends(address, monkeypatch):
+    """A pool's worker waiting for a machine that is gone (here: a resource no node has) holds
+    every run's start; the end of the wait says it is the pool's, and what to do."""
+    import ray
+
+    from pokeview.tournament import ray_games
+
+    monkeypatch.setattr(ray_games, "READY_SECONDS", 3.0)
+    ray_games.join(address)
+    try:
+        ray_games.worker_actor(ray).options(
+            name="worker-0", lifetime="detached", resources={"gone": 1}
+        ).remote()
+    finally:
+        ray.shutdown()
+    try:
+        with pytest.raises(PokeviewError) as caught:
+            asyncio.run(asyncio.wait_for(ray_games.RayGames.start(address), 60))
+        assert str(caught.value) == (
+            "1 of 1 Ray workers did not start within 3 s: 1 of them kept by `pokeview "
+            "ray-pool`: is a machine of theirs gone? (`pokeview ray-pool stop`, then `start`)"
+        )
+    finally:
+        ray_games.join(address)
+        try:
+            ray.kill(ray.get_actor("worker-0"))
+        finally:
+            ray.shutdown()
 
 
 def test_a_pool_where_no_cluster_answers_is_one_line():

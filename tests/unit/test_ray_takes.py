@@ -48,3 +48,5 @@ def test_the_ready_line_counts_the_workers_by_machine():
         line("a", "b", "c", "d") == "4 Ray workers ready: 1 on a, 1 on b, 1 on c and 1 more machine"
     )
     assert line(*"abcde").endswith("1 on c and 2 more machines")
+    kept = RayGames(None, [_Worker(None, h) for h in "aab"], models=False, kept=2).ready_line()
+    assert kept == "3 Ray workers ready (2 kept by `pokeview ray-pool`): 2 on a, 1 on b"
