@@ -121,9 +121,11 @@ def verified(db: Path) -> str:
     return f"{out.stdout.strip()} (exit {out.returncode})"
 
 
-def write_config(path: Path, name: str, pairs: int, args: argparse.Namespace) -> Path:
+def write_config(
+    path: Path, name: str, pairs: int, args: argparse.Namespace, seed: str = ""
+) -> Path:
     path.write_text(
-        f'name = "{name}"\nseed = "{name}"\nformat = "gen9randombattle"\n'
+        f'name = "{name}"\nseed = "{seed or name}"\nformat = "gen9randombattle"\n'
         f"pairs = {pairs}\nplayers = [{args.p1!r}, {args.p2!r}]\n"
         f"concurrency = {args.concurrency}\n".replace("'", '"')
     )
@@ -172,12 +174,17 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="pokeview-bench-ray-"))
     name = "bench-ray"  # both configs: the same seed, so the kill test's games are the first
     short = write_config(work / "short.toml", name, args.pairs, args)
-    long = write_config(work / "long.toml", name, args.overhead_pairs, args)
+    # Each long round its own seed (its two runs the same): a kept pool's Node hosts never
+    # replay games they played, which would flatter them.
+    long = [
+        write_config(work / f"long-{n}.toml", name, args.overhead_pairs, args, f"{name}-{n}")
+        for n in range(args.rounds * 2)
+    ]
     cluster = local_cluster(work)
     try:
         address = cluster.address
         ray = ("--ray", address, "--ray-workers")
-        rounds = [long_round(n, long, work, ray) for n in range(args.rounds)]
+        rounds = [long_round(n, long[n], work, ray) for n in range(args.rounds)]
         faults = [
             (run("without Ray", short, work / "here.db"), "here"),
             (run("Ray, 2 workers", short, work / "two.db", *ray, "2"), "two"),
@@ -197,7 +204,10 @@ def main() -> None:
         ]
         pool("start", address, "--workers", "2")
         try:
-            pooled = [long_round(n, long, work, ray, kept=True) for n in range(args.rounds)]
+            pooled = [
+                long_round(n, long[args.rounds + n], work, ray, kept=True)
+                for n in range(args.rounds)
+            ]
             faults.append(
                 (
                     run(
