@@ -184,23 +184,18 @@ def main() -> None:
     try:
         address = cluster.address
         ray = ("--ray", address, "--ray-workers")
+
+        def killed(workers: str, db: str) -> tuple[Measured, str]:
+            """The short run on 2 workers, one killed at a third and at two thirds of it."""
+            what, total = f"Ray, 2 {workers}, one killed twice", args.pairs * 2
+            path = work / f"{db}.db"
+            return run(what, short, path, *ray, "2", kill=2, total=total, cluster=cluster), db
+
         rounds = [long_round(n, long[n], work, ray) for n in range(args.rounds)]
         faults = [
             (run("without Ray", short, work / "here.db"), "here"),
             (run("Ray, 2 workers", short, work / "two.db", *ray, "2"), "two"),
-            (
-                run(
-                    "Ray, 2 workers, one killed twice",
-                    short,
-                    work / "killed.db",
-                    *ray,
-                    "2",
-                    kill=2,
-                    total=args.pairs * 2,
-                    cluster=cluster,
-                ),
-                "killed",
-            ),
+            killed("workers", "killed"),
         ]
         pool("start", address, "--workers", "2")
         try:
@@ -208,21 +203,7 @@ def main() -> None:
                 long_round(n, long[args.rounds + n], work, ray, kept=True)
                 for n in range(args.rounds)
             ]
-            faults.append(
-                (
-                    run(
-                        "Ray, 2 kept workers, one killed twice",
-                        short,
-                        work / "killed-kept.db",
-                        *ray,
-                        "2",
-                        kill=2,
-                        total=args.pairs * 2,
-                        cluster=cluster,
-                    ),
-                    "killed-kept",
-                )
-            )
+            faults.append(killed("kept workers", "killed-kept"))
         finally:
             pool("stop", address)
     finally:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from pokeview.errors import PokeviewError
@@ -26,13 +27,22 @@ from pokeview.tournament.ray_games import (
 CLOSE_SECONDS = 30.0  # for a pool's workers to stop their Node hosts before they are killed
 
 
-async def start_pool(address: str | None, workers: int | None) -> str:
-    """Start `workers` kept workers (default: one per CPU of the cluster) and wait until each
-    can play; what is ready, in one line. The cluster must outlive this command: one Ray
-    would start here for it alone ends with it, so only a running cluster is joined."""
+@contextlib.contextmanager
+def _on_cluster(address: str | None) -> Iterator[tuple[Any, list[Any]]]:
+    """Ray joined to the running cluster at `address` (default: the one Ray finds; never a new
+    one, which would end with the command, and its pool with it), and the pool's workers."""
     ray = join(address or "auto")
     try:
-        if kept := pooled(ray):
+        yield ray, pooled(ray)
+    finally:
+        ray.shutdown()
+
+
+async def start_pool(address: str | None, workers: int | None) -> str:
+    """Start `workers` kept workers (default: one per free CPU of the cluster) and wait until
+    each can play; what is ready, in one line."""
+    with _on_cluster(address) as (ray, kept):
+        if kept:
             raise PokeviewError(
                 f"the cluster keeps {len(kept)} pokeview workers already: "
                 "`pokeview ray-pool stop` first"
@@ -46,50 +56,45 @@ async def start_pool(address: str | None, workers: int | None) -> str:
             )
         actors: list[Any] = []
         try:
-            for n in range(count):
-                actors.append(
-                    worker_actor(ray)
-                    .options(
-                        name=f"{POOL_PREFIX}{n}", lifetime="detached", scheduling_strategy="SPREAD"
+            try:
+                for n in range(count):
+                    actors.append(
+                        worker_actor(ray)
+                        .options(
+                            name=f"{POOL_PREFIX}{n}",
+                            lifetime="detached",
+                            scheduling_strategy="SPREAD",
+                        )
+                        .remote()
                     )
-                    .remote()
-                )
-            said = await ask_ready(ray, actors, None)
-        except BaseException as exc:
-            for actor in actors:
-                ray.kill(actor)
-            if isinstance(exc, ValueError):  # (Ray's: the name is taken, since it was looked up)
+            except ValueError:  # (Ray's: the name was taken since it was looked up)
                 raise PokeviewError(
                     "another `pokeview ray-pool start` is starting a pool on this cluster"
                 ) from None
+            said = await ask_ready(ray, actors, None)
+        except BaseException:
+            for actor in actors:
+                ray.kill(actor)
             raise
         where = placed([r.host for r in said])
         return (
             f"{_workers(count)} kept on the cluster ({where}): every run with --ray there plays "
             "on them, until `pokeview ray-pool stop`"
         )
-    finally:
-        ray.shutdown()
 
 
 async def pool_status(address: str | None) -> str:
     """How many workers the cluster keeps and on which machines, or that it keeps none."""
-    ray = join(address or "auto")
-    try:
-        kept = pooled(ray)
+    with _on_cluster(address) as (ray, kept):
         if not kept:
             return "the cluster keeps no pokeview workers (`pokeview ray-pool start` keeps some)"
         where = placed([r.host for r in await ask_ready(ray, kept, None, kept=len(kept))])
         return f"the cluster keeps {_workers(len(kept))}, ready ({where})"
-    finally:
-        ray.shutdown()
 
 
 async def stop_pool(address: str | None) -> str:
     """Stop the kept workers: each closes its Node host and scratch folder, then goes."""
-    ray = join(address or "auto")
-    try:
-        kept = pooled(ray)
+    with _on_cluster(address) as (ray, kept):
         if not kept:
             return "the cluster keeps no pokeview workers"
         closing = asyncio.gather(*(a.close.remote() for a in kept), return_exceptions=True)
@@ -98,8 +103,6 @@ async def stop_pool(address: str | None) -> str:
         for actor in kept:
             ray.kill(actor)
         return f"stopped {_workers(len(kept))}"
-    finally:
-        ray.shutdown()
 
 
 def _workers(count: int) -> str:

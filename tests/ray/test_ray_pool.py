@@ -154,6 +154,27 @@ def test_a_kept_worker_that_cannot_start_is_named_when_the_wait_ends(address, mo
             ray.shutdown()
 
 
+def test_two_pools_started_at_once_leave_one_and_say_so(address, monkeypatch):
+    """The second of two `ray-pool start` at once finds no pool when it looks, then finds the
+    name taken when it starts its workers (Ray's check): one line, and the first pool stays."""
+    from pokeview.tournament import ray_pool
+
+    assert asyncio.run(ray_pool.start_pool(address, 1)).startswith("1 pokeview worker kept")
+    try:
+        monkeypatch.setattr(ray_pool, "pooled", lambda ray: [])  # (it looked before the first)
+        with pytest.raises(PokeviewError) as caught:
+            asyncio.run(ray_pool.start_pool(address, 1))
+        assert str(caught.value) == (
+            "another `pokeview ray-pool start` is starting a pool on this cluster"
+        )
+        monkeypatch.undo()
+        status = asyncio.run(ray_pool.pool_status(address))
+        assert status.startswith("the cluster keeps 1 pokeview worker, ready")
+    finally:
+        monkeypatch.undo()
+        assert asyncio.run(ray_pool.stop_pool(address)) == "stopped 1 pokeview worker"
+
+
 def test_a_pool_where_no_cluster_answers_is_one_line():
     for action in ("start", "status", "stop"):
         said = pokeview("ray-pool", action, "127.0.0.1:9")

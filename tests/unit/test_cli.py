@@ -66,7 +66,7 @@ def test_every_command_is_listed_once_and_has_a_handler():
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
     names = [a.dest for a in sub._choices_actions]
     assert names[:3] == ["setup", "battle", "games"] and names[-1] == "verify"
-    assert len(names) == len(set(names)) == 21  # with `site`
+    assert len(names) == len(set(names)) == 22  # with `ray-pool`
     for name, command in sub.choices.items():
         assert command.get_default("func") is not None, name
 
