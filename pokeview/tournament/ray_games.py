@@ -23,7 +23,9 @@ import os
 import signal
 import socket
 import sys
+import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -95,16 +97,26 @@ def join(address: str | None) -> Any:
             os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     ray = _ray()
     stop = signal.getsignal(signal.SIGTERM)
+    said: list[str] = []
     try:
-        ray.init(
-            address=address,
-            namespace=NAMESPACE,
-            logging_level=logging.ERROR,
-            log_to_driver=False,
-            include_dashboard=False,
-            configure_logging=True,
-        )
+        # (not where Ray may start a cluster here: its daemons would inherit the file)
+        with _native_stderr_kept(said) if address else contextlib.nullcontext():
+            ray.init(
+                address=address,
+                namespace=NAMESPACE,
+                logging_level=logging.ERROR,
+                log_to_driver=False,
+                include_dashboard=False,
+                configure_logging=True,
+            )
     except (OSError, RuntimeError, ValueError) as exc:  # (a socket path too long, say)
+        if "InvalidAuthToken" in "".join(said):
+            raise PokeviewError(
+                f"the Ray cluster at {address or 'auto'} wants its token (Ray's token "
+                "authentication), and this machine sent none or another: set RAY_AUTH_MODE=token "
+                "and the cluster's token in RAY_AUTH_TOKEN, RAY_AUTH_TOKEN_PATH or "
+                "~/.ray/auth_token"
+            ) from None
         raise PokeviewError(
             f"cannot start or join the Ray cluster at {address or 'auto'}: {first_line(exc)}"
         ) from None
@@ -113,6 +125,25 @@ def join(address: str | None) -> Any:
             signal.signal(signal.SIGTERM, stop)
         _no_reset_at_exit()
     return ray
+
+
+@contextlib.contextmanager
+def _native_stderr_kept(said: list[str]) -> Iterator[None]:
+    """What Ray's C++ writes to this process's stderr while it joins (a cluster that refuses
+    the driver's token: a line a second for 20 s) kept aside in `said`, for the one line that
+    says why; what a successful join wrote is dropped with it."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as kept:
+        os.dup2(kept.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            kept.seek(0)
+            said.append(kept.read(1 << 20).decode(errors="replace"))
 
 
 def worker_actor(ray: Any) -> Any:

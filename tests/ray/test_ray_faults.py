@@ -282,3 +282,49 @@ def test_a_ray_folder_whose_socket_paths_are_too_long_is_one_line(tmp_path):
     line = one_clear_line(ran)
     assert "cannot start or join the Ray cluster at auto" in line and "107 bytes" in line
     assert no_games(db)
+
+
+GUARDED = """
+import sys
+from ray.cluster_utils import Cluster
+made = Cluster(initialize_head=True, head_node_args={
+    "num_cpus": 1, "node_ip_address": "127.0.0.1", "include_dashboard": False,
+    "temp_dir": sys.argv[1]})
+print(made.address, flush=True)
+sys.stdin.read()  # until the test closes it
+made.shutdown()
+"""
+
+
+def test_a_cluster_that_wants_a_token_the_driver_lacks_is_one_line(tmp_path):
+    """Ray's token authentication (on where a token exists, as `ray start` does): a driver
+    that joins by address without the token is told what to set, in one line, not Ray's twenty
+    lines of retries; with it, it joins. The cluster is its own process, with the token."""
+    import subprocess
+    import tempfile
+
+    token = os.urandom(16).hex()
+    base = tempfile.mkdtemp(prefix="rt-")  # (short: Ray's socket paths have a length limit)
+    with_token = {**os.environ, "RAY_AUTH_MODE": "token", "RAY_AUTH_TOKEN": token}
+    guarded = subprocess.Popen(
+        [sys.executable, "-c", GUARDED, os.path.join(base, "ray")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**with_token, "RAY_TMPDIR": base},
+    )
+    try:
+        address = guarded.stdout.readline().strip()  # type: ignore[union-attr]
+        assert address.startswith("127.0.0.1:")
+        without = {"RAY_AUTH_MODE": "", "RAY_AUTH_TOKEN": "", "HOME": str(tmp_path)}
+        said = pokeview("ray-pool", "status", address, env=without)
+        line = one_clear_line(said)
+        assert line.startswith(f"pokeview: error: the Ray cluster at {address} wants its token")
+        assert "set RAY_AUTH_MODE=token" in line and token not in said.stderr
+        joined = pokeview("ray-pool", "status", address, env=with_token)
+        assert joined.returncode == 0, joined.stderr
+        assert "keeps no pokeview workers" in joined.stdout
+    finally:
+        guarded.stdin.close()  # type: ignore[union-attr]
+        guarded.wait(60)
+        shutil.rmtree(base, ignore_errors=True)
