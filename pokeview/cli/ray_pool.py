@@ -6,6 +6,7 @@ import argparse
 import asyncio
 
 from pokeview.cli.common import Commands, in_range
+from pokeview.terminal import console
 
 ADDRESS_HELP = (
     "the Ray cluster (HOST:PORT; default: RAY_ADDRESS, or the cluster started here with "
@@ -39,15 +40,25 @@ def add_ray_pool(commands: Commands) -> None:
         sp.add_argument("address", nargs="?", metavar="ADDRESS", help=ADDRESS_HELP)
 
 
+DOING = {"start": "starting", "status": "asking", "stop": "stopping"}
+
+
 def cmd_ray_pool(args: argparse.Namespace) -> int:
+    from rich.text import Text
+
     from pokeview.tournament import ray_pool
 
     if args.pool_command == "start":
         in_range("--workers", args.workers, (1, 10_000))
-        said = asyncio.run(ray_pool.start_pool(args.address, args.workers))
+        doing = ray_pool.start_pool(args.address, args.workers)
     elif args.pool_command == "status":
-        said = asyncio.run(ray_pool.pool_status(args.address))
+        doing = ray_pool.pool_status(args.address)
     else:
-        said = asyncio.run(ray_pool.stop_pool(args.address))
+        doing = ray_pool.stop_pool(args.address)
+    # Seconds here, up to minutes on a cold cluster: a terminal shows what is waited on.
+    where = f"at {args.address}" if args.address else "Ray finds"
+    what = f"{DOING[args.pool_command]} the kept workers on the cluster {where}…"
+    with console(stderr=True).status(Text(what), refresh_per_second=4):
+        said = asyncio.run(doing)
     print(said)
     return 0
