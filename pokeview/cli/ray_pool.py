@@ -30,7 +30,10 @@ def add_ray_pool(commands: Commands) -> None:
     )
     sp.add_argument("address", nargs="?", metavar="ADDRESS", help=ADDRESS_HELP)
     sp.add_argument(
-        "--workers", type=int, metavar="N", help="workers to keep (default: one per cluster CPU)"
+        "--workers",
+        type=int,
+        metavar="N",
+        help="workers to keep (default: one per free CPU of the cluster)",
     )
     for action, help in (
         ("status", "how many workers the cluster keeps, and where"),

@@ -34,11 +34,10 @@ from pokeview.tournament.order import GameOrder
 
 @dataclass(frozen=True, slots=True)
 class Readiness:
-    """What a worker says when asked at start: where it is, what it plays with, or why it
-    cannot play (`problem`, one line)."""
+    """What a worker says when asked at start (after `version`): where it is, the Showdown it
+    plays with, or why it cannot play (`problem`, one line)."""
 
     host: str
-    pokeview: str
     showdown: str | None = None
     problem: str | None = None
 
@@ -120,10 +119,10 @@ class GameWorker:
                 await start_and_drop(self.bridge, warm)
         except PokeviewError as exc:
             return self._cannot(str(exc))
-        return Readiness(self.host, __version__, self.bridge.showdown_version)
+        return Readiness(self.host, self.bridge.showdown_version)
 
     def _cannot(self, problem: str) -> Readiness:
-        return Readiness(self.host, __version__, problem=problem)
+        return Readiness(self.host, problem=problem)
 
     async def play_many(
         self, orders: list[tuple[GameOrder, tuple[str, str] | None]]
