@@ -9,7 +9,7 @@
 //
 //   node benchmarks/bridge_cpu.js CHECKOUT NODE_PROJECT_DIR LOGS.json bridge|replay|autoplay CONCURRENCY ROUNDS [WARM.json]
 //
-// Warms the JIT on two rounds of the logs first (as replay.js does), or of WARM.json's other games
+// Warms the JIT on two rounds of the logs first, or of WARM.json's other games
 // (then ROUNDS=1 times each game's first pass, as the bridge plays each game once), then prints
 // one JSON line: CPU seconds per game over ROUNDS rounds (process.cpuUsage: every thread).
 const path = require('path');

@@ -1,21 +1,26 @@
 'use strict';
 // Baseline: Showdown alone replaying input logs (no bridge, no Python).
 //
-//   node replay.js NODE_PROJECT_DIR LOGS.json [ROUNDS] [WARM.json]
+//   node replay.js NODE_PROJECT_DIR
 //
-// Warms the JIT (and Showdown's caches of species, moves, items) on WARM.json's logs, or on
-// LOGS.json's own when none is given, twice; then replays LOGS.json's once ("first": each game
-// new to the process, as a game pokeview plays is), then ROUNDS more times ("repeat": the same
-// games again, as this baseline was measured before 2026-12). Prints one JSON line: games, wall
-// seconds and CPU seconds (every thread of the process, as /proc counts the bridge's) for each.
+// Reads one JSON command a line on stdin and answers each with one JSON line on stdout:
+//   {"warm": "LOGS.json"}                 replays those logs once: the JIT and Showdown's caches
+//                                         of species, moves and items warm as a bridge host's do
+//   {"time": "LOGS.json", "repeats": 3}   replays them once ("first": each game new to the
+//                                         process, as a game pokeview plays is), then `repeats`
+//                                         times more ("repeat": the same games again, as this
+//                                         baseline was measured before 2026-12)
+// A timing gives games, wall seconds and CPU seconds (every thread of the process, as /proc
+// counts the bridge's) for each. The process stays up between commands, so that a benchmark
+// times it right beside what it compares it with, round after round, without warming it again.
 const path = require('path');
+const readline = require('readline');
 const {createRequire} = require('module');
-const [nodeDir, file, rounds = '3', warmFile] = process.argv.slice(2);
+
+const [nodeDir] = process.argv.slice(2);
 const need = createRequire(path.join(nodeDir, 'package.json'));
 const {BattleStream} = need('pokemon-showdown/dist/sim/battle-stream');
 const read = (/** @type {string} */ f) => JSON.parse(require('fs').readFileSync(f, 'utf8'));
-const logs = read(file);
-const warm = warmFile ? read(warmFile) : logs;
 
 /** @param {string} log */
 function replay(log) {
@@ -26,8 +31,11 @@ function replay(log) {
   if (!stream.battle.ended) throw new Error('a replayed game did not end');
 }
 
-/** @param {number} passes */
-function timed(passes) {
+/**
+ * @param {string[]} logs
+ * @param {number} passes
+ */
+function timed(logs, passes) {
   const start = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   for (let r = 0; r < passes; r++) logs.forEach(replay);
@@ -39,7 +47,15 @@ function timed(passes) {
   };
 }
 
-for (let i = 0; i < 2; i++) warm.forEach(replay);
-const first = timed(1);
-const repeat = timed(Number(rounds));
-process.stdout.write(JSON.stringify({first, repeat}) + '\n');
+readline.createInterface({input: process.stdin}).on('line', (line) => {
+  const command = JSON.parse(line);
+  let answer;
+  if (command.warm) {
+    read(command.warm).forEach(replay);
+    answer = {warmed: true};
+  } else {
+    const logs = read(command.time);
+    answer = {first: timed(logs, 1), repeat: timed(logs, command.repeats)};
+  }
+  process.stdout.write(JSON.stringify(answer) + '\n');
+});
