@@ -119,6 +119,10 @@ def node_cpu(bridge) -> float:
     return total
 
 
+def _ended(proc: subprocess.Popen) -> RuntimeError:
+    return RuntimeError(f"a replay process ended (exit code {proc.wait()})")
+
+
 class Replays:
     """Showdown alone on both cores: two Node processes (benchmarks/replay.js), kept up for the
     whole run as the bridge's hosts are, each replaying half of what it is given."""
@@ -150,13 +154,15 @@ class Replays:
         for n, proc in enumerate(self.procs):
             path = self.workdir / f"{kind}{n}.json"
             path.write_text(json.dumps(logs[n::2]))
-            proc.stdin.write(json.dumps({kind: str(path), **more}) + "\n")
-            proc.stdin.flush()
+            try:
+                proc.stdin.write(json.dumps({kind: str(path), **more}) + "\n")
+                proc.stdin.flush()
+            except BrokenPipeError:
+                raise _ended(proc) from None
         answers = []
         for proc in self.procs:
-            line = proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"a replay process ended (exit code {proc.wait()})")
+            if not (line := proc.stdout.readline()):
+                raise _ended(proc)
             answers.append(json.loads(line))
         return answers
 
